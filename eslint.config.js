@@ -1,0 +1,99 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import svelte from 'eslint-plugin-svelte';
+import globals from 'globals';
+import svelteConfig from './svelte.config.js';
+
+/** Globals that tie code to a browser or to time; src/core reaches these only through ports. */
+const impureGlobals = [
+  'window',
+  'document',
+  'navigator',
+  'indexedDB',
+  'IDBKeyRange',
+  'localStorage',
+  'sessionStorage',
+  'Worker',
+  'SharedWorker',
+  'BroadcastChannel',
+  'fetch',
+  'XMLHttpRequest',
+  'WebSocket',
+  'setTimeout',
+  'setInterval',
+  'clearTimeout',
+  'clearInterval',
+  'requestAnimationFrame',
+  'requestIdleCallback',
+  'queueMicrotask',
+  'self',
+  'caches',
+  'crypto',
+  'performance',
+].map((name) => ({
+  name,
+  message: 'src/core is pure: reach the platform through a port in src/core/ports.',
+}));
+
+export default tseslint.config(
+  {
+    ignores: [
+      'node_modules/',
+      'dist/',
+      'dist-e2e/',
+      'test-artifacts/',
+      'test-results/',
+      'playwright-report/',
+      'public/',
+      'bench/results/',
+      'tests/fixtures/',
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  ...svelte.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.browser, ...globals.node } },
+    rules: {
+      'no-empty': ['error', { allowEmptyCatch: false }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_' },
+      ],
+      '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  {
+    files: ['**/*.svelte', '**/*.svelte.ts'],
+    languageOptions: {
+      parserOptions: {
+        projectService: true,
+        extraFileExtensions: ['.svelte'],
+        parser: tseslint.parser,
+        svelteConfig,
+      },
+    },
+  },
+  {
+    files: ['src/core/**/*.ts'],
+    ignores: ['src/core/**/*.test.ts'],
+    rules: {
+      'no-restricted-globals': ['error', ...impureGlobals],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^[^.]',
+              message: 'src/core imports only src/core (no packages): add a port instead.',
+            },
+            {
+              group: ['**/adapters/**', '**/ui/**', '**/workers/**', '**/rpc/**', '**/main'],
+              message: 'src/core imports only src/core: the shells depend on the core, not back.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+);

@@ -1,0 +1,32 @@
+// Aggregates the unit (Vitest JSON) and e2e (Playwright JSON) results plus the pre-test checks
+// into the one closing line CI reads: "N passed, M failed". Exits non-zero on any failure.
+import { existsSync, readFileSync } from 'node:fs';
+
+const [checksPassed = '0', checksFailed = '0'] = process.argv.slice(2);
+let passed = Number(checksPassed);
+let failed = Number(checksFailed);
+let skipped = 0;
+
+const read = (path) => (existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : null);
+
+const unit = read('test-artifacts/unit-results.json');
+if (unit) {
+  passed += unit.numPassedTests ?? 0;
+  failed += (unit.numFailedTests ?? 0) + (unit.numFailedTestSuites ?? 0);
+  skipped += (unit.numPendingTests ?? 0) + (unit.numTodoTests ?? 0);
+} else {
+  failed += 1;
+}
+
+const e2e = read('test-artifacts/e2e-results.json');
+if (e2e?.stats) {
+  passed += e2e.stats.expected ?? 0;
+  failed += (e2e.stats.unexpected ?? 0) + (e2e.stats.flaky ?? 0);
+  skipped += e2e.stats.skipped ?? 0;
+  failed += (e2e.errors ?? []).length;
+} else {
+  failed += 1;
+}
+
+console.log(skipped ? `${passed} passed, ${failed} failed, ${skipped} skipped` : `${passed} passed, ${failed} failed`);
+process.exit(failed > 0 ? 1 : 0);

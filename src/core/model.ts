@@ -1,0 +1,216 @@
+/**
+ * The records Loci keeps. Every tier of the memory hierarchy is one of these; the storage
+ * adapter persists them as they are (plain data + `Float32Array`), so they are also the
+ * backup format's payload.
+ */
+import type { Chars, EpochMs, Tokens } from './units';
+
+export type AgentId = string;
+export type MessageId = string;
+export type PassageId = string;
+export type DocumentId = string;
+export type TurnId = string;
+
+export type AgentKind = 'companion' | 'notebook' | 'writer' | 'fiction';
+export type StrategyName = 'memgpt' | 'forgetting' | 'recency' | 'window';
+
+/** Budgets and thresholds of the context window, all settable per agent. */
+export interface ContextBudgets {
+  /** Tokens kept free for the reply. */
+  replyReserve: Tokens;
+  /** Upper bound of the automatic-recall "relevant memories" section. */
+  recallBudget: Tokens;
+  /** Fraction of the window at which a memory-pressure alert is inserted. */
+  warningFraction: number;
+  /** Fraction of the window at which the queue is flushed (evicted). */
+  flushFraction: number;
+  /** Fraction of the window the queue is evicted down to. */
+  targetFraction: number;
+  /** Bound of the recursive summary. */
+  summaryMaxTokens: Tokens;
+  /** Model steps per turn before `max_steps`. */
+  maxSteps: number;
+  /** Consecutive invalid steps before `invalid_tool_call`. */
+  maxInvalidSteps: number;
+}
+
+/** Settings of the forgetting-curve strategy (seed 001). */
+export interface ForgettingSettings {
+  /** R₀: a long-term memory with R ≥ R₀ returns to short-term. */
+  recallThreshold: number;
+  /** F₀ (> R₀): a short-term memory with F ≥ F₀ is forgotten. */
+  forgetThreshold: number;
+  /** R̂: the relevance an item needs to hold its place (ΔF = tanh(R̂ − R)). */
+  relevanceTarget: number;
+  /** A: longest gram, in units (Han characters or words). */
+  maxGram: number;
+}
+
+export interface Agent {
+  id: AgentId;
+  kind: AgentKind;
+  name: string;
+  persona: string;
+  /** web-llm model id, or null until the user picks one. */
+  modelId: string | null;
+  strategy: StrategyName;
+  autoRecall: boolean;
+  budgets: ContextBudgets;
+  forgetting: ForgettingSettings;
+  createdAt: EpochMs;
+  updatedAt: EpochMs;
+}
+
+export interface CoreBlock {
+  agentId: AgentId;
+  label: string;
+  description: string;
+  value: string;
+  charLimit: Chars;
+  readOnly: boolean;
+  updatedAt: EpochMs;
+  /** Version number of `value`; the history has one row per version. */
+  version: number;
+}
+
+/** Where a block version came from: a tool call in a step, or the user in the UI. */
+export type BlockSource =
+  | { type: 'tool'; turnId: TurnId; step: number; tool: string }
+  | { type: 'user' }
+  | { type: 'revert'; toVersion: number }
+  | { type: 'system' };
+
+export interface BlockVersion {
+  agentId: AgentId;
+  label: string;
+  version: number;
+  value: string;
+  source: BlockSource;
+  at: EpochMs;
+}
+
+export type MessageRole = 'user' | 'assistant' | 'tool' | 'system' | 'event';
+
+export interface ToolCall {
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
+export interface Message {
+  id: MessageId;
+  agentId: AgentId;
+  /** Monotonic per agent, from 1. */
+  seq: number;
+  role: MessageRole;
+  text: string;
+  /** Speaker name when it is not the user or assistant (imported transcripts). */
+  speaker?: string;
+  toolCall?: ToolCall;
+  toolResult?: string;
+  /** The turn this message belongs to. */
+  turnId?: TurnId;
+  at: EpochMs;
+  /** Whether the message is in the FIFO queue of the context window. */
+  inContext: boolean;
+  tokens: Tokens;
+}
+
+export interface Summary {
+  id: string;
+  agentId: AgentId;
+  version: number;
+  text: string;
+  /** Inclusive range of message seqs folded into this summary (cumulative). */
+  fromSeq: number;
+  toSeq: number;
+  /** `model` when the LLM wrote it, `extractive` when the fallback did. */
+  method: 'model' | 'extractive';
+  at: EpochMs;
+  tokens: Tokens;
+}
+
+export type PassageSource =
+  | { type: 'memory'; turnId?: TurnId }
+  | {
+      type: 'document';
+      documentId: DocumentId;
+      chunk: number;
+      page?: number;
+      start: Chars;
+      end: Chars;
+      heading?: string;
+    }
+  | { type: 'import'; note?: string };
+
+export interface Passage {
+  id: PassageId;
+  agentId: AgentId;
+  text: string;
+  source: PassageSource;
+  tags: string[];
+  at: EpochMs;
+  /** The embedding, or null while it waits to be embedded. */
+  embedding: Float32Array | null;
+  embeddingModel: string | null;
+  dimension: number;
+}
+
+export type DocumentStatus = 'reading' | 'chunked' | 'embedding' | 'indexed' | 'failed' | 'cancelled';
+
+export interface DocumentMeta {
+  id: DocumentId;
+  agentId: AgentId;
+  title: string;
+  mimeType: string;
+  bytes: number;
+  contentHash: string;
+  status: DocumentStatus;
+  passages: number;
+  embedded: number;
+  error?: string;
+  at: EpochMs;
+}
+
+export type StopReason =
+  | 'end_turn'
+  | 'max_steps'
+  | 'invalid_tool_call'
+  | 'context_overflow'
+  | 'cancelled'
+  | 'error';
+
+export type TurnStatus = 'running' | 'done' | 'interrupted';
+
+/** One user turn: its trigger, its steps, and how it ended. */
+export interface TurnRecord {
+  id: TurnId;
+  agentId: AgentId;
+  /** The message that started the turn (user message or event). */
+  triggerMessageId: MessageId;
+  status: TurnStatus;
+  steps: number;
+  stopReason?: StopReason;
+  error?: string;
+  startedAt: EpochMs;
+  endedAt?: EpochMs;
+}
+
+/** One model step: what the model emitted and what the tool returned. */
+export interface StepRecord {
+  turnId: TurnId;
+  agentId: AgentId;
+  step: number;
+  raw: string;
+  thinking?: string;
+  tool?: string;
+  arguments?: Record<string, unknown>;
+  result: string;
+  ok: boolean;
+  heartbeat: boolean;
+  at: EpochMs;
+}
+
+export interface SettingRow {
+  key: string;
+  value: unknown;
+}

@@ -1,0 +1,60 @@
+import type { Tokens } from '../units';
+import type { Tokenizer } from './tokenizer';
+
+/** Progress of a model load, as a tagged union. */
+export type LoadProgress =
+  | { type: 'checking'; text: string }
+  | {
+      type: 'downloading';
+      /** 0..1 */
+      fraction: number;
+      loadedBytes: number;
+      totalBytes: number;
+      text: string;
+    }
+  | { type: 'compiling'; fraction: number; text: string }
+  | { type: 'ready'; modelId: string };
+
+export interface ChatTurn {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+/** A JSON schema, as a plain object. Adapters serialize it as the engine requires. */
+export type JsonSchema = Record<string, unknown>;
+
+export interface CompletionRequest {
+  messages: ChatTurn[];
+  maxTokens: Tokens;
+  temperature?: number;
+  /** When set, the engine constrains decoding to this schema (web-llm's JSON-schema mode). */
+  jsonSchema?: JsonSchema;
+  /** Called with each new piece of text as it is generated. */
+  onDelta?: (delta: string) => void;
+  signal?: AbortSignal;
+}
+
+export interface CompletionResult {
+  text: string;
+  finishReason: 'stop' | 'length' | 'abort';
+  promptTokens?: Tokens;
+  completionTokens?: Tokens;
+}
+
+/**
+ * The language model. The web-llm worker client, the in-worker engine and the scripted test
+ * engine all implement this; callers cannot tell which one they have.
+ */
+export interface LlmEngine {
+  /** The loaded model, or null. */
+  readonly modelId: string | null;
+  load(modelId: string, onProgress?: (p: LoadProgress) => void): Promise<void>;
+  unload(): Promise<void>;
+  /** Streams when `onDelta` is set. Rejects with an AppError (`cancelled` on abort). */
+  complete(request: CompletionRequest): Promise<CompletionResult>;
+  interrupt(): Promise<void>;
+  /** The loaded model's window; a conservative default before a load. */
+  contextWindow(): Tokens;
+  /** Exact once a model's tokenizer is loaded; a documented estimator before. */
+  tokenizer(): Promise<Tokenizer>;
+}

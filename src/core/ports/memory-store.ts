@@ -1,0 +1,134 @@
+/**
+ * The memory store: Loci's "disk". Core code sees storage only through this port; the Dexie
+ * adapter (`src/adapters/storage/dexie`) implements it over IndexedDB and an in-memory one can
+ * implement it for tests.
+ */
+import type {
+  Agent,
+  AgentId,
+  BlockVersion,
+  CoreBlock,
+  DocumentId,
+  DocumentMeta,
+  Message,
+  MessageId,
+  MessageRole,
+  Passage,
+  PassageId,
+  StepRecord,
+  Summary,
+  TurnId,
+  TurnRecord,
+} from '../model';
+import type { EpochMs } from '../units';
+
+/** A new message; the store assigns `seq` inside the transaction that writes it. */
+export type NewMessage = Omit<Message, 'seq'>;
+
+/** A block write: the new value becomes version `block.version`, with its history row. */
+export interface BlockWrite {
+  block: CoreBlock;
+  history: BlockVersion;
+}
+
+/**
+ * Every write that belongs together, applied in one transaction: all of it lands or none of it
+ * does. One model step is one change set (its tool effect + its step record), which is what makes
+ * turns crash-safe.
+ */
+export interface ChangeSet {
+  agents?: Agent[];
+  blocks?: BlockWrite[];
+  messages?: NewMessage[];
+  /** Moves messages in or out of the context window (eviction, reload). */
+  inContext?: { ids: MessageId[]; inContext: boolean };
+  summaries?: Summary[];
+  passages?: Passage[];
+  deletePassages?: PassageId[];
+  documents?: DocumentMeta[];
+  turns?: TurnRecord[];
+  steps?: StepRecord[];
+}
+
+/** What {@link MemoryStore.apply} wrote, with the seqs it assigned. */
+export interface Applied {
+  messages: Message[];
+}
+
+export interface MessageQuery {
+  /** Inclusive seq bounds. */
+  fromSeq?: number;
+  toSeq?: number;
+  inContext?: boolean;
+  roles?: MessageRole[];
+  from?: EpochMs;
+  to?: EpochMs;
+  /** Newest first when true; oldest first otherwise. */
+  reverse?: boolean;
+  offset?: number;
+  limit?: number;
+}
+
+export interface PassageQuery {
+  sourceType?: Passage['source']['type'];
+  documentId?: DocumentId;
+  offset?: number;
+  limit?: number;
+}
+
+/** Row counts and approximate bytes of one tier. */
+export interface TierStats {
+  rows: number;
+  bytes: number;
+}
+
+export type TierName =
+  | 'agents'
+  | 'blocks'
+  | 'blockHistory'
+  | 'messages'
+  | 'summaries'
+  | 'passages'
+  | 'documents'
+  | 'turns'
+  | 'steps';
+
+export interface MemoryStore {
+  apply(changes: ChangeSet): Promise<Applied>;
+
+  getAgent(id: AgentId): Promise<Agent | undefined>;
+  listAgents(): Promise<Agent[]>;
+  /** Deletes the agent and everything it owns, in one transaction. */
+  deleteAgent(id: AgentId): Promise<void>;
+
+  listBlocks(agentId: AgentId): Promise<CoreBlock[]>;
+  getBlock(agentId: AgentId, label: string): Promise<CoreBlock | undefined>;
+  blockHistory(agentId: AgentId, label: string): Promise<BlockVersion[]>;
+
+  getMessages(ids: MessageId[]): Promise<Message[]>;
+  queryMessages(agentId: AgentId, query?: MessageQuery): Promise<Message[]>;
+  countMessages(agentId: AgentId, query?: MessageQuery): Promise<number>;
+  lastSeq(agentId: AgentId): Promise<number>;
+
+  latestSummary(agentId: AgentId): Promise<Summary | undefined>;
+  listSummaries(agentId: AgentId): Promise<Summary[]>;
+
+  getPassages(ids: PassageId[]): Promise<Passage[]>;
+  queryPassages(agentId: AgentId, query?: PassageQuery): Promise<Passage[]>;
+  countPassages(agentId: AgentId, query?: PassageQuery): Promise<number>;
+
+  getDocument(id: DocumentId): Promise<DocumentMeta | undefined>;
+  listDocuments(agentId: AgentId): Promise<DocumentMeta[]>;
+  findDocumentByHash(agentId: AgentId, contentHash: string): Promise<DocumentMeta | undefined>;
+  /** Deletes a document and its passages in one transaction; returns the deleted passage ids. */
+  deleteDocument(id: DocumentId): Promise<PassageId[]>;
+
+  getTurn(id: TurnId): Promise<TurnRecord | undefined>;
+  listTurns(agentId: AgentId, status?: TurnRecord['status']): Promise<TurnRecord[]>;
+  listSteps(turnId: TurnId): Promise<StepRecord[]>;
+
+  getSetting<T>(key: string): Promise<T | undefined>;
+  setSetting(key: string, value: unknown): Promise<void>;
+
+  stats(agentId?: AgentId): Promise<Record<TierName, TierStats>>;
+}

@@ -1,0 +1,6 @@
+/// <reference types="svelte" />
+/// <reference types="vite/client" />
+/// <reference types="vite-plugin-pwa/client" />
+
+/** True in the e2e build (`vite build --mode e2e`), which adds the test doubles. */
+declare const __LOCI_E2E__: boolean;

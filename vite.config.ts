@@ -1,0 +1,54 @@
+import { defineConfig } from 'vite';
+import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { VitePWA } from 'vite-plugin-pwa';
+
+// The e2e build (`vite build --mode e2e`) is the production app plus the test doubles
+// (scripted LLM engine, fixture embedder). A production build never contains them.
+export default defineConfig(({ mode }) => ({
+  plugins: [
+    svelte(),
+    VitePWA({
+      registerType: 'prompt',
+      injectRegister: false,
+      includeAssets: ['favicon.svg', 'icons/apple-touch-icon.png'],
+      manifest: {
+        name: 'Loci — private AI companion',
+        short_name: 'Loci',
+        description:
+          'A private AI companion and notes assistant that runs entirely in your browser: the model, its memory and your documents never leave this device.',
+        start_url: '.',
+        scope: '.',
+        display: 'standalone',
+        theme_color: '#3b2f63',
+        background_color: '#14121c',
+        icons: [
+          { src: 'icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+          { src: 'icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+          {
+            src: 'icons/icon-maskable-512.png',
+            sizes: '512x512',
+            type: 'image/png',
+            purpose: 'maskable',
+          },
+        ],
+      },
+      workbox: {
+        // The app shell only: model weights and the ONNX Runtime wasm are cached by web-llm
+        // and transformers.js themselves (Cache Storage), never by this service worker.
+        globPatterns: ['**/*.{js,css,html,svg,png,webmanifest,mjs}'],
+        globIgnores: ['**/ort/**', '**/models/**', '**/*.wasm', '**/pdf.worker*'],
+        // The lazily loaded web-llm chunk is ~6 MB; it is part of the shell so chat loads offline.
+        maximumFileSizeToCacheInBytes: 10 * 1024 * 1024,
+        navigateFallback: 'index.html',
+        cleanupOutdatedCaches: true,
+      },
+    }),
+  ],
+  define: {
+    __LOCI_E2E__: JSON.stringify(mode === 'e2e'),
+  },
+  worker: { format: 'es' },
+  build: { target: 'es2022', sourcemap: false },
+  server: { host: '127.0.0.1', port: 5173 },
+  preview: { host: '127.0.0.1', port: 4173, strictPort: true },
+}));
