@@ -18,7 +18,8 @@ export interface CallContext<E = never> {
 
 /**
  * A worker's handler map: each method takes one structured-cloneable argument and a
- * {@link CallContext} whose type parameter is the method's event type.
+ * {@link CallContext} whose type parameter is the method's event type. Declare maps with `type`
+ * (an `interface` lacks the implicit index signature this constraint needs).
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the constraint must accept every concrete handler signature
 export type HandlerMap = { [method: string]: (args: any, ctx: CallContext<any>) => unknown };

@@ -4,15 +4,15 @@ import type { CallContext, RpcEndpoint } from './protocol';
 import { RpcClient, type RpcConnection } from './rpc-client';
 import { serveRpc } from './serve-rpc';
 
-interface TestApi {
-  [method: string]: (args: never, ctx: CallContext<never>) => unknown;
+// A `type` (not an `interface`) so it satisfies HandlerMap's index signature.
+type TestApi = {
   add(args: { a: number; b: number }): Promise<number>;
   count(args: { upTo: number }, ctx: CallContext<{ type: 'tick'; n: number }>): Promise<string>;
   fail(args: { code: 'not_found' | 'internal' }): Promise<never>;
   wait(args: null, ctx: CallContext<never>): Promise<'aborted' | 'done'>;
   hang(args: null): Promise<never>;
   vector(args: { n: number }): Float32Array;
-}
+};
 
 /** A worker stand-in: the server runs on one end of a MessageChannel, the client on the other. */
 function harness(options?: { heartbeatMs?: number; silent?: boolean }) {
