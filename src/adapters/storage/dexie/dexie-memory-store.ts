@@ -1,0 +1,435 @@
+import { Dexie, type Collection, type Table } from 'dexie';
+import { AppError } from '../../../core/errors';
+import type {
+  Agent,
+  AgentId,
+  BlockVersion,
+  CoreBlock,
+  DocumentId,
+  DocumentMeta,
+  Message,
+  MessageId,
+  Passage,
+  PassageId,
+  StepRecord,
+  Summary,
+  TurnId,
+  TurnRecord,
+} from '../../../core/model';
+import type {
+  Applied,
+  ChangeSet,
+  MemoryStore,
+  MessageQuery,
+  PassageQuery,
+  TierName,
+  TierStats,
+} from '../../../core/ports/memory-store';
+import type { PackedVectors, VectorStore } from '../../../core/search/vector-store';
+import { approxBytes } from './approx-bytes';
+import type { LociDb} from './loci-db';
+import { type MessageRow } from './loci-db';
+import { toStorageError } from './storage-error';
+
+/** Rows sampled per tier by `stats()` to estimate bytes (bytes ≈ mean sample size × rows). */
+const STATS_SAMPLE_ROWS = 200;
+
+const TIERS: readonly TierName[] = [
+  'agents',
+  'blocks',
+  'blockHistory',
+  'messages',
+  'summaries',
+  'passages',
+  'documents',
+  'turns',
+  'steps',
+];
+
+function toRow(m: Message): MessageRow {
+  return { ...m, ctx: m.inContext ? 1 : 0 };
+}
+
+function fromRow(row: MessageRow): Message {
+  const { ctx: _ctx, ...message } = row;
+  return message;
+}
+
+/**
+ * The memory store over IndexedDB (Dexie 4). Implements the `MemoryStore` port plus the
+ * `VectorStore` of message embeddings. Every write is one `rw` transaction; seqs are assigned
+ * inside it, so they are monotonic per agent even with two tabs writing.
+ */
+export class DexieMemoryStore implements MemoryStore, VectorStore {
+  readonly db: LociDb;
+
+  constructor(db: LociDb) {
+    this.db = db;
+  }
+
+  /** Runs `body` in one rw transaction; any failure (quota included) rolls all of it back. */
+  async write<T>(what: string, tables: Table[], body: () => Promise<T>): Promise<T> {
+    try {
+      return await this.db.transaction('rw', tables, body);
+    } catch (error) {
+      throw toStorageError(error, what);
+    }
+  }
+
+  private async read<T>(what: string, body: () => Promise<T>): Promise<T> {
+    try {
+      return await body();
+    } catch (error) {
+      throw toStorageError(error, what);
+    }
+  }
+
+  async apply(changes: ChangeSet): Promise<Applied> {
+    const db = this.db;
+    const tables: Table[] = [];
+    if (changes.agents?.length) tables.push(db.agents);
+    if (changes.blocks?.length) tables.push(db.blocks, db.blockHistory);
+    if (changes.messages?.length || changes.inContext?.ids.length) tables.push(db.messages);
+    if (changes.summaries?.length) tables.push(db.summaries);
+    if (changes.passages?.length || changes.deletePassages?.length) tables.push(db.passages);
+    if (changes.documents?.length) tables.push(db.documents);
+    if (changes.turns?.length) tables.push(db.turns);
+    if (changes.steps?.length) tables.push(db.steps);
+    if (tables.length === 0) return { messages: [] };
+
+    return this.write('save changes', tables, async () => {
+      if (changes.agents?.length) await db.agents.bulkPut(changes.agents);
+      if (changes.blocks?.length) {
+        await db.blocks.bulkPut(changes.blocks.map((b) => b.block));
+        await db.blockHistory.bulkPut(changes.blocks.map((b) => b.history));
+      }
+      const written: Message[] = [];
+      if (changes.messages?.length) {
+        const next = new Map<AgentId, number>();
+        for (const m of changes.messages) {
+          let seq = next.get(m.agentId);
+          if (seq === undefined) seq = (await this.lastSeqIn(m.agentId)) + 1;
+          written.push({ ...m, seq } as Message);
+          next.set(m.agentId, seq + 1);
+        }
+        // bulkAdd, not bulkPut: a duplicate id is a bug and must abort the whole change set.
+        await db.messages.bulkAdd(written.map(toRow));
+      }
+      if (changes.inContext?.ids.length) {
+        const inContext = changes.inContext.inContext;
+        await db.messages
+          .where('id')
+          .anyOf(changes.inContext.ids)
+          .modify({ inContext, ctx: inContext ? 1 : 0 });
+      }
+      if (changes.summaries?.length) await db.summaries.bulkPut(changes.summaries);
+      if (changes.deletePassages?.length) await db.passages.bulkDelete(changes.deletePassages);
+      if (changes.passages?.length) await db.passages.bulkPut(changes.passages);
+      if (changes.documents?.length) await db.documents.bulkPut(changes.documents);
+      if (changes.turns?.length) await db.turns.bulkPut(changes.turns);
+      if (changes.steps?.length) await db.steps.bulkPut(changes.steps);
+      return { messages: written };
+    });
+  }
+
+  private async lastSeqIn(agentId: AgentId): Promise<number> {
+    const last = await this.db.messages
+      .where('[agentId+seq]')
+      .between([agentId, Dexie.minKey], [agentId, Dexie.maxKey])
+      .last();
+    return last?.seq ?? 0;
+  }
+
+  getAgent(id: AgentId): Promise<Agent | undefined> {
+    return this.read('read agent', () => this.db.agents.get(id));
+  }
+
+  listAgents(): Promise<Agent[]> {
+    return this.read('list agents', () => this.db.agents.toArray());
+  }
+
+  async deleteAgent(id: AgentId): Promise<void> {
+    const db = this.db;
+    const owned = [
+      db.blocks,
+      db.blockHistory,
+      db.messages,
+      db.summaries,
+      db.passages,
+      db.documents,
+      db.turns,
+      db.steps,
+      db.vectors,
+    ];
+    await this.write('delete agent', [db.agents, ...owned], async () => {
+      await db.agents.delete(id);
+      for (const table of owned) await table.where('agentId').equals(id).delete();
+    });
+  }
+
+  listBlocks(agentId: AgentId): Promise<CoreBlock[]> {
+    return this.read('list blocks', () =>
+      this.db.blocks.where('agentId').equals(agentId).toArray(),
+    );
+  }
+
+  getBlock(agentId: AgentId, label: string): Promise<CoreBlock | undefined> {
+    return this.read('read block', () => this.db.blocks.get([agentId, label]));
+  }
+
+  blockHistory(agentId: AgentId, label: string): Promise<BlockVersion[]> {
+    return this.read('read block history', () =>
+      this.db.blockHistory
+        .where('[agentId+label+version]')
+        .between([agentId, label, Dexie.minKey], [agentId, label, Dexie.maxKey])
+        .toArray(),
+    );
+  }
+
+  getMessages(ids: MessageId[]): Promise<Message[]> {
+    return this.read('read messages', async () => {
+      const rows = await this.db.messages.bulkGet(ids);
+      return rows.filter((r): r is MessageRow => r !== undefined).map(fromRow);
+    });
+  }
+
+  private messageCollection(agentId: AgentId, q: MessageQuery): Collection<MessageRow, string> {
+    const lo = q.fromSeq ?? Dexie.minKey;
+    const hi = q.toSeq ?? Dexie.maxKey;
+    let c: Collection<MessageRow, string>;
+    if (q.inContext !== undefined) {
+      const ctx = q.inContext ? 1 : 0;
+      c = this.db.messages
+        .where('[agentId+ctx+seq]')
+        .between([agentId, ctx, lo], [agentId, ctx, hi], true, true);
+    } else {
+      c = this.db.messages.where('[agentId+seq]').between([agentId, lo], [agentId, hi], true, true);
+    }
+    const roles = q.roles ? new Set(q.roles) : null;
+    const from = q.from;
+    const to = q.to;
+    if (roles || from !== undefined || to !== undefined) {
+      c = c.filter(
+        (m) =>
+          (!roles || roles.has(m.role)) &&
+          (from === undefined || m.at >= from) &&
+          (to === undefined || m.at <= to),
+      );
+    }
+    return c;
+  }
+
+  queryMessages(agentId: AgentId, query: MessageQuery = {}): Promise<Message[]> {
+    return this.read('query messages', async () => {
+      let c = this.messageCollection(agentId, query);
+      if (query.reverse) c = c.reverse();
+      if (query.offset) c = c.offset(query.offset);
+      if (query.limit !== undefined) c = c.limit(query.limit);
+      return (await c.toArray()).map(fromRow);
+    });
+  }
+
+  countMessages(agentId: AgentId, query: MessageQuery = {}): Promise<number> {
+    return this.read('count messages', () => this.messageCollection(agentId, query).count());
+  }
+
+  lastSeq(agentId: AgentId): Promise<number> {
+    return this.read('read last seq', () => this.lastSeqIn(agentId));
+  }
+
+  latestSummary(agentId: AgentId): Promise<Summary | undefined> {
+    return this.read('read summary', () =>
+      this.db.summaries
+        .where('[agentId+version]')
+        .between([agentId, Dexie.minKey], [agentId, Dexie.maxKey])
+        .last(),
+    );
+  }
+
+  listSummaries(agentId: AgentId): Promise<Summary[]> {
+    return this.read('list summaries', () =>
+      this.db.summaries
+        .where('[agentId+version]')
+        .between([agentId, Dexie.minKey], [agentId, Dexie.maxKey])
+        .toArray(),
+    );
+  }
+
+  getPassages(ids: PassageId[]): Promise<Passage[]> {
+    return this.read('read passages', async () =>
+      (await this.db.passages.bulkGet(ids)).filter((p): p is Passage => p !== undefined),
+    );
+  }
+
+  private passageCollection(agentId: AgentId, q: PassageQuery): Collection<Passage, string> {
+    if (q.documentId !== undefined) {
+      const documentId = q.documentId;
+      return this.db.passages
+        .where('source.documentId')
+        .equals(documentId)
+        .filter((p) => p.agentId === agentId);
+    }
+    if (q.sourceType !== undefined) {
+      return this.db.passages.where('[agentId+source.type]').equals([agentId, q.sourceType]);
+    }
+    return this.db.passages
+      .where('[agentId+at]')
+      .between([agentId, Dexie.minKey], [agentId, Dexie.maxKey]);
+  }
+
+  queryPassages(agentId: AgentId, query: PassageQuery = {}): Promise<Passage[]> {
+    return this.read('query passages', async () => {
+      let c = this.passageCollection(agentId, query);
+      if (query.offset) c = c.offset(query.offset);
+      if (query.limit !== undefined) c = c.limit(query.limit);
+      return c.toArray();
+    });
+  }
+
+  countPassages(agentId: AgentId, query: PassageQuery = {}): Promise<number> {
+    return this.read('count passages', () => this.passageCollection(agentId, query).count());
+  }
+
+  getDocument(id: DocumentId): Promise<DocumentMeta | undefined> {
+    return this.read('read document', () => this.db.documents.get(id));
+  }
+
+  listDocuments(agentId: AgentId): Promise<DocumentMeta[]> {
+    return this.read('list documents', () =>
+      this.db.documents.where('agentId').equals(agentId).toArray(),
+    );
+  }
+
+  findDocumentByHash(agentId: AgentId, contentHash: string): Promise<DocumentMeta | undefined> {
+    return this.read('find document', () =>
+      this.db.documents.where('[agentId+contentHash]').equals([agentId, contentHash]).first(),
+    );
+  }
+
+  async deleteDocument(id: DocumentId): Promise<PassageId[]> {
+    const db = this.db;
+    return this.write('delete document', [db.documents, db.passages], async () => {
+      const doc = await db.documents.get(id);
+      if (!doc) throw new AppError('not_found', `No document with id "${id}".`);
+      const ids = (await db.passages
+        .where('source.documentId')
+        .equals(id)
+        .primaryKeys()) as PassageId[];
+      await db.passages.bulkDelete(ids);
+      await db.documents.delete(id);
+      return ids;
+    });
+  }
+
+  getTurn(id: TurnId): Promise<TurnRecord | undefined> {
+    return this.read('read turn', () => this.db.turns.get(id));
+  }
+
+  listTurns(agentId: AgentId, status?: TurnRecord['status']): Promise<TurnRecord[]> {
+    return this.read('list turns', async () => {
+      const turns =
+        status === undefined
+          ? await this.db.turns.where('agentId').equals(agentId).toArray()
+          : await this.db.turns.where('[agentId+status]').equals([agentId, status]).toArray();
+      return turns.sort((a, b) => a.startedAt - b.startedAt);
+    });
+  }
+
+  listSteps(turnId: TurnId): Promise<StepRecord[]> {
+    return this.read('list steps', () =>
+      this.db.steps
+        .where('[turnId+step]')
+        .between([turnId, Dexie.minKey], [turnId, Dexie.maxKey])
+        .toArray(),
+    );
+  }
+
+  getSetting<T>(key: string): Promise<T | undefined> {
+    return this.read(
+      'read setting',
+      async () => (await this.db.settings.get(key))?.value as T | undefined,
+    );
+  }
+
+  async setSetting(key: string, value: unknown): Promise<void> {
+    await this.write('save setting', [this.db.settings], async () => {
+      await this.db.settings.put({ key, value });
+    });
+  }
+
+  async stats(agentId?: AgentId): Promise<Record<TierName, TierStats>> {
+    return this.read('read stats', async () => {
+      const out = {} as Record<TierName, TierStats>;
+      for (const tier of TIERS) {
+        const table = this.db.table(tier);
+        const c =
+          agentId === undefined
+            ? table.toCollection()
+            : tier === 'agents'
+              ? table.where('id').equals(agentId)
+              : table.where('agentId').equals(agentId);
+        const rows = await c.count();
+        const sample = rows === 0 ? [] : await c.clone().limit(STATS_SAMPLE_ROWS).toArray();
+        const sampleBytes = sample.reduce((n: number, r: unknown) => n + approxBytes(r), 0);
+        const bytes = sample.length === 0 ? 0 : Math.round((sampleBytes / sample.length) * rows);
+        out[tier] = { rows, bytes };
+      }
+      return out;
+    });
+  }
+
+  async putVectors(agentId: AgentId, batch: PackedVectors): Promise<void> {
+    if (batch.data.length !== batch.ids.length * batch.dimension) {
+      throw new AppError(
+        'embedding_dimension_mismatch',
+        `Packed vectors hold ${batch.data.length} floats, expected ${batch.ids.length} × ${batch.dimension}.`,
+      );
+    }
+    if (batch.ids.length === 0) return;
+    await this.write('save vectors', [this.db.vectors], async () => {
+      await this.db.vectors.add({ agentId, ...batch });
+    });
+  }
+
+  loadVectors(agentId: AgentId, modelId?: string): Promise<PackedVectors[]> {
+    return this.read('load vectors', async () => {
+      const rows =
+        modelId === undefined
+          ? await this.db.vectors.where('agentId').equals(agentId).sortBy('rowId')
+          : await this.db.vectors
+              .where('[agentId+modelId]')
+              .equals([agentId, modelId])
+              .sortBy('rowId');
+      return rows.map(({ kind, modelId: m, dimension, ids, data }) => ({
+        kind,
+        modelId: m,
+        dimension,
+        ids,
+        data,
+      }));
+    });
+  }
+
+  /** Rows and approximate bytes of the packed vector batches (not a `TierName`). */
+  async vectorStats(agentId?: AgentId): Promise<TierStats & { vectors: number }> {
+    return this.read('read vector stats', async () => {
+      const c =
+        agentId === undefined
+          ? this.db.vectors.toCollection()
+          : this.db.vectors.where('agentId').equals(agentId);
+      let rows = 0;
+      let bytes = 0;
+      let vectors = 0;
+      await c.each((r) => {
+        rows += 1;
+        vectors += r.ids.length;
+        bytes += r.data.byteLength + approxBytes(r.ids);
+      });
+      return { rows, bytes, vectors };
+    });
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}

@@ -1,0 +1,25 @@
+import { toStorageError } from './storage-error';
+import { DexieMemoryStore } from './dexie-memory-store';
+import { LociDb } from './loci-db';
+
+export { DexieMemoryStore } from './dexie-memory-store';
+export { LociDb, CURRENT_SCHEMA_VERSION } from './loci-db';
+export { isQuotaError } from './storage-error';
+
+/**
+ * Opens (creating or upgrading) the IndexedDB database `dbName` and returns the memory store
+ * over it. Works in pages and workers; rejects with `storage_unavailable` when IndexedDB is
+ * missing or blocked (private modes of some browsers).
+ */
+export async function openMemoryStore(dbName = 'loci'): Promise<DexieMemoryStore> {
+  const db = new LociDb(dbName);
+  try {
+    await db.open();
+  } catch (error) {
+    const e = toStorageError(error, 'open the database');
+    throw e.code === 'storage_quota_exceeded'
+      ? e
+      : Object.assign(e, { code: 'storage_unavailable' as const });
+  }
+  return new DexieMemoryStore(db);
+}
