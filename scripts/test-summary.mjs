@@ -28,5 +28,9 @@ if (e2e?.stats) {
   failed += 1;
 }
 
-console.log(skipped ? `${passed} passed, ${failed} failed, ${skipped} skipped` : `${passed} passed, ${failed} failed`);
+console.log(
+  skipped
+    ? `${passed} passed, ${failed} failed, ${skipped} skipped`
+    : `${passed} passed, ${failed} failed`,
+);
 process.exit(failed > 0 ? 1 : 0);

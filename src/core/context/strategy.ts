@@ -20,6 +20,14 @@ export interface StrategyInput {
   /** The strategy's own persisted state from the previous round, if any. */
   state: unknown;
   now: EpochMs;
+  /**
+   * Memories found by automatic recall for this turn, best first, already rendered as one line
+   * each (the `memgpt` strategy fills its memories section from these within
+   * `agent.budgets.recallBudget`; other strategies may ignore them).
+   */
+  candidates?: readonly ContextMemory[];
+  /** Counts one message as it is rendered in the prompt (template overhead included). */
+  countMessage?: (message: Message) => Tokens;
 }
 
 /** An extra memory item placed in the prompt's memory section (not a verbatim message). */

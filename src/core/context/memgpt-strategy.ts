@@ -1,0 +1,62 @@
+/**
+ * The `memgpt` context strategy: the FIFO queue (the in-context messages, newest last) plus the
+ * relevant memories automatic recall found, bounded by `recallBudget`. It keeps the newest
+ * contiguous run of the queue that fits; the queue manager evicts before that ever drops a
+ * message (C8), so in steady state every queued message is in the prompt.
+ */
+import type { Message } from '../model';
+import type { Tokens } from '../units';
+import type { ContextMemory, ContextStrategy, StrategyInput, StrategyOutput } from './strategy';
+
+/** Tokens of one memory line (`- text\n`) inside the memories section. */
+export function memoryLineTokens(input: StrategyInput, memory: ContextMemory): Tokens {
+  return input.tokenizer.count(`- ${memory.text}\n`);
+}
+
+function fillMessages(
+  history: readonly Message[],
+  budget: Tokens,
+  count: (message: Message) => Tokens,
+): { messages: Message[]; tokens: Tokens } {
+  const picked: Message[] = [];
+  let tokens = 0;
+  for (let i = history.length - 1; i >= 0; i -= 1) {
+    const message = history[i] as Message;
+    const cost = count(message);
+    if (tokens + cost > budget) break;
+    picked.push(message);
+    tokens += cost;
+  }
+  return { messages: picked.reverse(), tokens };
+}
+
+/** Creates the `memgpt` strategy (stateless). */
+export function createMemgptStrategy(): ContextStrategy {
+  return {
+    name: 'memgpt',
+    select(input: StrategyInput): StrategyOutput {
+      const count =
+        input.countMessage ?? ((m: Message) => input.tokenizer.countMessage(m.role, m.text));
+      const memoryBudget = Math.min(input.agent.budgets.recallBudget, input.budget);
+      const memories: ContextMemory[] = [];
+      let memoryTokens = 0;
+      // A header line precedes the memories; reserve a little for it (C5).
+      const header = input.tokenizer.count('Relevant memories (retrieved automatically):\n');
+      for (const candidate of input.candidates ?? []) {
+        const cost = memoryLineTokens(input, candidate);
+        if (header + memoryTokens + cost > memoryBudget) continue;
+        memories.push({ ...candidate, tokens: cost });
+        memoryTokens += cost;
+      }
+      const used = memories.length > 0 ? header + memoryTokens : 0;
+      let filled = fillMessages(input.history, input.budget - used, count);
+      const newest = input.history[input.history.length - 1];
+      if (newest && !filled.messages.includes(newest) && memories.length > 0) {
+        // The newest message matters more than any recalled memory (C5).
+        filled = fillMessages(input.history, input.budget, count);
+        return { messages: filled.messages, memories: [], tokens: filled.tokens };
+      }
+      return { messages: filled.messages, memories, tokens: used + filled.tokens };
+    },
+  };
+}

@@ -1,0 +1,224 @@
+import type { Chars, Tokens } from '../units';
+
+/**
+ * A piece of text the chunker never cuts: a sentence, or a word-aligned piece of a sentence that
+ * is too long for one chunk. Offsets index the document text; the unit holds no whitespace at
+ * either end.
+ */
+export interface TextUnit {
+  start: Chars;
+  end: Chars;
+  tokens: Tokens;
+  /** Tokens of the whitespace between the previous unit and this one. */
+  gapTokens: Tokens;
+  /** True for the first unit of a paragraph. */
+  paragraphStart: boolean;
+}
+
+export type Measure = (text: string) => Tokens;
+
+/**
+ * Where a sentence ends: Latin `.!?` (and `…`) followed by whitespace or the end, or CJK `。！？`
+ * anywhere, each with any closing quotes/brackets that follow it.
+ */
+const SENTENCE_END = /(?:[.!?…]+[\p{Pf}\p{Pe}"']*(?=\s|$))|(?:[。！？]+[\p{Pf}\p{Pe}"']*)/gu;
+/** A blank line (only spaces or tabs on it) separates paragraphs. */
+const PARAGRAPH_BREAK = /\n[ \t\r]*\n\s*/g;
+const SPACE = /\s/u;
+
+const wordSegmenter = new Intl.Segmenter(undefined, { granularity: 'word' });
+
+/** Narrows `[start, end)` of `text` so it neither starts nor ends with whitespace. */
+export function trimRange(text: string, start: number, end: number): [number, number] {
+  let a = start;
+  let b = end;
+  while (a < b && SPACE.test(text.charAt(a))) a += 1;
+  while (b > a && SPACE.test(text.charAt(b - 1))) b -= 1;
+  return [a, b];
+}
+
+/** Splits `[start, end)` of `text` into paragraph ranges (trimmed, non-empty). */
+export function paragraphRanges(text: string, start: number, end: number): [number, number][] {
+  const out: [number, number][] = [];
+  const slice = text.slice(start, end);
+  let from = 0;
+  PARAGRAPH_BREAK.lastIndex = 0;
+  for (let m = PARAGRAPH_BREAK.exec(slice); m !== null; m = PARAGRAPH_BREAK.exec(slice)) {
+    pushTrimmed(out, text, start + from, start + m.index);
+    from = m.index + m[0].length;
+  }
+  pushTrimmed(out, text, start + from, end);
+  return out;
+}
+
+/** Splits a paragraph range into sentence ranges (trimmed, non-empty). */
+export function sentenceRanges(text: string, start: number, end: number): [number, number][] {
+  const out: [number, number][] = [];
+  const slice = text.slice(start, end);
+  let from = 0;
+  SENTENCE_END.lastIndex = 0;
+  for (let m = SENTENCE_END.exec(slice); m !== null; m = SENTENCE_END.exec(slice)) {
+    const to = m.index + m[0].length;
+    pushTrimmed(out, text, start + from, start + to);
+    from = to;
+  }
+  pushTrimmed(out, text, start + from, end);
+  return out;
+}
+
+function pushTrimmed(out: [number, number][], text: string, start: number, end: number): void {
+  const [a, b] = trimRange(text, start, end);
+  if (b > a) out.push([a, b]);
+}
+
+/**
+ * The units of one section `[start, end)`: its sentences, with sentences longer than
+ * `maxTokens` split first at line breaks, then between words (`Intl.Segmenter`, which also
+ * segments Chinese into words), and only as a last resort — one "word" longer than a chunk,
+ * such as a base64 blob — between code points.
+ */
+export function textUnits(
+  text: string,
+  start: number,
+  end: number,
+  maxTokens: Tokens,
+  measure: Measure,
+): TextUnit[] {
+  const units: TextUnit[] = [];
+  let previousEnd = -1;
+  for (const [ps, pe] of paragraphRanges(text, start, end)) {
+    let first = true;
+    for (const [ss, se] of sentenceRanges(text, ps, pe)) {
+      for (const [us, ue] of fitRange(text, ss, se, maxTokens, measure)) {
+        const gapTokens = previousEnd < 0 ? 0 : measure(text.slice(previousEnd, us));
+        units.push({
+          start: us,
+          end: ue,
+          tokens: measure(text.slice(us, ue)),
+          gapTokens,
+          paragraphStart: first,
+        });
+        first = false;
+        previousEnd = ue;
+      }
+    }
+  }
+  return units;
+}
+
+/** Splits a range into pieces of at most `maxTokens`, each at the best boundary available. */
+function fitRange(
+  text: string,
+  start: number,
+  end: number,
+  maxTokens: Tokens,
+  measure: Measure,
+): [number, number][] {
+  if (measure(text.slice(start, end)) <= maxTokens) return [[start, end]];
+  const lines = lineRanges(text, start, end);
+  if (lines.length > 1) {
+    return packRanges(text, lines, maxTokens, measure).flatMap(([a, b]) =>
+      fitRange(text, a, b, maxTokens, measure),
+    );
+  }
+  return packRanges(text, wordRanges(text, start, end), maxTokens, measure).flatMap(([a, b]) =>
+    measure(text.slice(a, b)) <= maxTokens ? [[a, b]] : codePointPieces(text, a, b, maxTokens, measure),
+  );
+}
+
+function lineRanges(text: string, start: number, end: number): [number, number][] {
+  const out: [number, number][] = [];
+  let from = start;
+  for (let i = start; i < end; i += 1) {
+    if (text.charCodeAt(i) === 10) {
+      pushTrimmed(out, text, from, i);
+      from = i + 1;
+    }
+  }
+  pushTrimmed(out, text, from, end);
+  return out;
+}
+
+/** Ranges that may be cut between: each word with the punctuation and space after it. */
+function wordRanges(text: string, start: number, end: number): [number, number][] {
+  const out: [number, number][] = [];
+  let pieceStart = start;
+  for (const seg of wordSegmenter.segment(text.slice(start, end))) {
+    const at = start + seg.index;
+    if (seg.isWordLike && at > pieceStart) {
+      out.push([pieceStart, at]);
+      pieceStart = at;
+    }
+  }
+  out.push([pieceStart, end]);
+  return out;
+}
+
+/** Greedily joins consecutive ranges while the joined text stays within `maxTokens`. */
+function packRanges(
+  text: string,
+  ranges: [number, number][],
+  maxTokens: Tokens,
+  measure: Measure,
+): [number, number][] {
+  const out: [number, number][] = [];
+  let current: [number, number] | null = null;
+  for (const range of ranges) {
+    if (current === null) {
+      current = [range[0], range[1]];
+    } else if (measure(text.slice(current[0], range[1])) <= maxTokens) {
+      current[1] = range[1];
+    } else {
+      pushTrimmed(out, text, current[0], current[1]);
+      current = [range[0], range[1]];
+    }
+  }
+  if (current !== null) pushTrimmed(out, text, current[0], current[1]);
+  return out;
+}
+
+function codePointPieces(
+  text: string,
+  start: number,
+  end: number,
+  maxTokens: Tokens,
+  measure: Measure,
+): [number, number][] {
+  const out: [number, number][] = [];
+  let from = start;
+  let i = start;
+  while (i < end) {
+    const step = (text.codePointAt(i) ?? 0) > 0xffff ? 2 : 1;
+    if (i > from && measure(text.slice(from, i + step)) > maxTokens) {
+      out.push([from, i]);
+      from = i;
+    }
+    i += step;
+  }
+  if (end > from) out.push([from, end]);
+  return out;
+}
+
+/**
+ * Where an overlap taken from the end of `[start, end)` should begin: the earliest word start
+ * whose tail still fits `budget`, or `end` when not even the last word fits.
+ */
+export function wordTailStart(
+  text: string,
+  start: number,
+  end: number,
+  budget: Tokens,
+  measure: Measure,
+): number {
+  let best = end;
+  const starts: number[] = [];
+  for (const seg of wordSegmenter.segment(text.slice(start, end))) {
+    if (seg.isWordLike) starts.push(start + seg.index);
+  }
+  for (let k = starts.length - 1; k >= 0; k -= 1) {
+    const at = starts[k] ?? end;
+    if (measure(text.slice(at, end)) > budget) break;
+    best = at;
+  }
+  return best;
+}

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { tokenize } from './tokenize';
+
+describe('tokenize', () => {
+  it('R1: English words are lowercased, stop words dropped, plurals folded', () => {
+    expect(tokenize('The Birthdays of my CATS, and a party!')).toEqual(['birthday', 'cat', 'party']);
+  });
+
+  it('R1: a Chinese sentence yields Han bigrams that contain the query word', () => {
+    const doc = tokenize('我的生日是五月');
+    expect(doc).toContain('生日');
+    expect(doc).toContain('五月');
+    for (const t of tokenize('生日')) expect(doc).toContain(t);
+  });
+
+  it('R1: a lone Han character is a term; mixed scripts split at the boundary', () => {
+    expect(tokenize('猫')).toEqual(['猫']);
+    const mixed = tokenize('我喜欢Python编程');
+    expect(mixed).toContain('python');
+    expect(mixed).toContain('编程');
+  });
+
+  it('R1: full-width letters and digits are normalised', () => {
+    expect(tokenize('ＡＢＣ ２０２４')).toEqual(['abc', '2024']);
+  });
+});

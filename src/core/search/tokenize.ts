@@ -1,0 +1,54 @@
+/**
+ * The search tokenizer for English and Chinese (and other space-less scripts `Intl.Segmenter`
+ * knows). Default tokenizers of MiniSearch, FlexSearch and Orama find nothing in Chinese text
+ * (TECH_NOTES), so the lexical index uses this one for documents and queries alike.
+ *
+ * Terms are: the word-like segments of `Intl.Segmenter` (word granularity), lowercased and NFKC
+ * normalised, minus a short stop-word list, English plurals folded (`birthdays` → `birthday`);
+ * plus every Han-character bigram of each run of Han characters, so a query still matches when
+ * the segmenter cut the document differently (`生日` in `我的生日是五月`). A lone Han character
+ * segment stays a term of its own (`猫`).
+ */
+
+const SEGMENTER = new Intl.Segmenter('zh', { granularity: 'word' });
+const HAN_RUN = /\p{Script=Han}+/gu;
+const HAS_HAN = /\p{Script=Han}/u;
+
+/** Very common words that carry no meaning for retrieval (English and Chinese function words). */
+export const STOP_WORDS: ReadonlySet<string> = new Set([
+  ...'a an and are as at be but by do does for from had has have he her his i if in into is it its me my no not of on or our she so than that the their them then there these they this to too us was we were what when where which who will with you your'.split(
+    ' ',
+  ),
+  ...'的 了 是 在 和 也 就 都 而 及 与 着 或 之 吗 呢 吧 啊'.split(' '),
+]);
+
+/** Folds a regular English plural to its singular; leaves `ss`, `us`, `is` and short words. */
+function foldPlural(word: string): string {
+  if (word.length <= 3 || !word.endsWith('s')) return word;
+  if (/(ss|us|is)$/.test(word)) return word;
+  if (word.endsWith("'s")) return word.slice(0, -2);
+  if (word.endsWith('ies') && word.length > 4) return `${word.slice(0, -3)}y`;
+  return word.slice(0, -1);
+}
+
+/** Splits `text` into index terms (with repeats, so BM25 sees term frequencies). */
+export function tokenize(text: string): string[] {
+  const normalized = text.normalize('NFKC').toLowerCase();
+  const terms: string[] = [];
+  for (const seg of SEGMENTER.segment(normalized)) {
+    if (!seg.isWordLike) continue;
+    const word = seg.segment;
+    if (STOP_WORDS.has(word)) continue;
+    if (HAS_HAN.test(word)) {
+      // Multi-character Han words are covered by the bigrams below unless longer than two.
+      if (word.length !== 2) terms.push(word);
+    } else {
+      terms.push(foldPlural(word));
+    }
+  }
+  for (const match of normalized.matchAll(HAN_RUN)) {
+    const run = match[0];
+    for (let i = 0; i + 1 < run.length; i += 1) terms.push(run.slice(i, i + 2));
+  }
+  return terms;
+}

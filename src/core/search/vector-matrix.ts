@@ -1,0 +1,275 @@
+import { AppError } from '../errors';
+import type { VectorEntry, VectorHit, VectorKind, VectorSearchOptions } from '../ports/vector-index';
+import { TopK } from './top-k';
+
+/** From this many vectors up, `mode: 'auto'` scans 1-bit codes and re-ranks (see ADR 0012). */
+export const AUTO_COMPRESSED_FROM = 50_000;
+/** Candidates re-ranked with full vectors after the Hamming scan, at least. */
+export const RERANK_MIN = 400;
+/** …and at least this fraction of the rows (recall holds as n grows). */
+export const RERANK_FRACTION = 0.002;
+
+const KIND_CODE: Record<VectorKind, number> = { message: 0, passage: 1 };
+const KINDS: readonly VectorKind[] = ['message', 'passage'];
+
+function popcount(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
+}
+
+/**
+ * An agent's vectors as one packed row-major `Float32Array`: exact cosine top-k by dot products
+ * over unit-normalised rows, and a compressed path for 10⁵–10⁶ rows that scans 1-bit sign codes
+ * (of the vectors minus their mean) by Hamming distance and re-ranks the best few hundred with
+ * the full vectors. Rows grow by doubling; a removed row is swapped with the last one, so the
+ * matrix stays dense. Pure (no platform APIs): the embed worker hosts it behind `VectorIndex`.
+ */
+export class VectorMatrix {
+  readonly dimension: number;
+  private readonly words: number;
+  private data: Float32Array;
+  private codes: Uint32Array;
+  private kinds: Uint8Array;
+  private ids: string[] = [];
+  private rowOf = new Map<string, number>();
+  private rows = 0;
+  private capacity = 0;
+  /** The centre the sign codes are taken against, fixed at the first compressed search. */
+  private center: Float32Array | null = null;
+
+  constructor(dimension: number) {
+    if (!Number.isInteger(dimension) || dimension <= 0) {
+      throw new AppError('invalid_argument', `Vector dimension must be a positive integer, got ${dimension}.`);
+    }
+    this.dimension = dimension;
+    this.words = Math.ceil(dimension / 32);
+    this.data = new Float32Array(0);
+    this.codes = new Uint32Array(0);
+    this.kinds = new Uint8Array(0);
+  }
+
+  size(): number {
+    return this.rows;
+  }
+
+  clear(): void {
+    this.ids = [];
+    this.rowOf.clear();
+    this.rows = 0;
+    this.capacity = 0;
+    this.data = new Float32Array(0);
+    this.codes = new Uint32Array(0);
+    this.kinds = new Uint8Array(0);
+    this.center = null;
+  }
+
+  private reserve(needed: number): void {
+    if (needed <= this.capacity) return;
+    const capacity = Math.max(needed, this.capacity * 2, 64);
+    const d = this.dimension;
+    const data = new Float32Array(capacity * d);
+    data.set(this.data.subarray(0, this.rows * d));
+    const kinds = new Uint8Array(capacity);
+    kinds.set(this.kinds.subarray(0, this.rows));
+    this.data = data;
+    this.kinds = kinds;
+    if (this.center) {
+      const codes = new Uint32Array(capacity * this.words);
+      codes.set(this.codes.subarray(0, this.rows * this.words));
+      this.codes = codes;
+    }
+    this.capacity = capacity;
+  }
+
+  /** Adds vectors (normalised on the way in); an id already present is overwritten. */
+  add(entries: VectorEntry[]): void {
+    const d = this.dimension;
+    for (const e of entries) {
+      if (e.vector.length !== d) {
+        throw new AppError(
+          'embedding_dimension_mismatch',
+          `Vector "${e.id}" has ${e.vector.length} dimensions; this index holds ${d}.`,
+        );
+      }
+    }
+    this.reserve(this.rows + entries.length);
+    for (const e of entries) {
+      let row = this.rowOf.get(e.id);
+      if (row === undefined) {
+        row = this.rows++;
+        this.ids[row] = e.id;
+        this.rowOf.set(e.id, row);
+      }
+      this.kinds[row] = KIND_CODE[e.kind];
+      const base = row * d;
+      let norm = 0;
+      for (let i = 0; i < d; i += 1) norm += e.vector[i]! * e.vector[i]!;
+      const scale = norm > 0 ? 1 / Math.sqrt(norm) : 0;
+      for (let i = 0; i < d; i += 1) this.data[base + i] = e.vector[i]! * scale;
+      if (this.center) this.encode(row);
+    }
+  }
+
+  /** Removes vectors by id (unknown ids are ignored); the last row fills each hole. */
+  remove(ids: string[]): void {
+    const d = this.dimension;
+    const w = this.words;
+    for (const id of ids) {
+      const row = this.rowOf.get(id);
+      if (row === undefined) continue;
+      const last = this.rows - 1;
+      this.rowOf.delete(id);
+      if (row !== last) {
+        const lastId = this.ids[last]!;
+        this.data.copyWithin(row * d, last * d, last * d + d);
+        if (this.center) this.codes.copyWithin(row * w, last * w, last * w + w);
+        this.kinds[row] = this.kinds[last]!;
+        this.ids[row] = lastId;
+        this.rowOf.set(lastId, row);
+      }
+      this.ids.length = last;
+      this.rows = last;
+    }
+  }
+
+  /** Top-k by cosine similarity, best first; only rows of `options.kinds` when given. */
+  search(query: Float32Array, options: VectorSearchOptions): VectorHit[] {
+    if (query.length !== this.dimension) {
+      throw new AppError(
+        'embedding_dimension_mismatch',
+        `The query has ${query.length} dimensions; this index holds ${this.dimension}.`,
+      );
+    }
+    const k = Math.min(Math.max(0, Math.floor(options.k)), this.rows);
+    if (k === 0) return [];
+    const q = new Float32Array(query);
+    let norm = 0;
+    for (let i = 0; i < q.length; i += 1) norm += q[i]! * q[i]!;
+    if (norm === 0) return [];
+    const inv = 1 / Math.sqrt(norm);
+    for (let i = 0; i < q.length; i += 1) q[i] = q[i]! * inv;
+    const mask = this.kindMask(options.kinds);
+    const mode = options.mode ?? 'auto';
+    const compressed = mode === 'compressed' || (mode === 'auto' && this.rows >= AUTO_COMPRESSED_FROM);
+    const top = compressed ? this.searchCompressed(q, k, mask) : this.searchExact(q, k, mask);
+    const hits: VectorHit[] = [];
+    for (let i = 0; i < top.size; i += 1) {
+      const row = top.items[i]!;
+      hits.push({ id: this.ids[row]!, kind: KINDS[this.kinds[row]!]!, score: top.scores[i]! });
+    }
+    return hits;
+  }
+
+  private kindMask(kinds: VectorKind[] | undefined): number {
+    if (!kinds) return 0b11;
+    let mask = 0;
+    for (const kind of kinds) mask |= 1 << KIND_CODE[kind];
+    return mask;
+  }
+
+  private dot(q: Float32Array, row: number): number {
+    const d = this.dimension;
+    const data = this.data;
+    let base = row * d;
+    let s0 = 0;
+    let s1 = 0;
+    let s2 = 0;
+    let s3 = 0;
+    let i = 0;
+    for (; i + 3 < d; i += 4, base += 4) {
+      s0 += q[i]! * data[base]!;
+      s1 += q[i + 1]! * data[base + 1]!;
+      s2 += q[i + 2]! * data[base + 2]!;
+      s3 += q[i + 3]! * data[base + 3]!;
+    }
+    for (; i < d; i += 1, base += 1) s0 += q[i]! * data[base]!;
+    return s0 + s1 + s2 + s3;
+  }
+
+  private searchExact(q: Float32Array, k: number, mask: number): TopK {
+    const top = new TopK(k);
+    const kinds = this.kinds;
+    for (let row = 0; row < this.rows; row += 1) {
+      if (((1 << kinds[row]!) & mask) === 0) continue;
+      const s = this.dot(q, row);
+      if (s > top.threshold) top.push(row, s);
+    }
+    return top;
+  }
+
+  private ensureCodes(): void {
+    if (this.center) return;
+    const d = this.dimension;
+    const center = new Float32Array(d);
+    for (let row = 0; row < this.rows; row += 1) {
+      const base = row * d;
+      for (let i = 0; i < d; i += 1) center[i] = center[i]! + this.data[base + i]!;
+    }
+    if (this.rows > 0) for (let i = 0; i < d; i += 1) center[i] = center[i]! / this.rows;
+    this.center = center;
+    this.codes = new Uint32Array(this.capacity * this.words);
+    for (let row = 0; row < this.rows; row += 1) this.encode(row);
+  }
+
+  private encode(row: number): void {
+    const d = this.dimension;
+    const center = this.center!;
+    const base = row * d;
+    const out = row * this.words;
+    for (let w = 0; w < this.words; w += 1) this.codes[out + w] = 0;
+    for (let i = 0; i < d; i += 1) {
+      if (this.data[base + i]! > center[i]!) this.codes[out + (i >>> 5)] |= 1 << (i & 31);
+    }
+  }
+
+  private searchCompressed(q: Float32Array, k: number, mask: number): TopK {
+    this.ensureCodes();
+    const words = this.words;
+    const center = this.center!;
+    const qc = new Uint32Array(words);
+    for (let i = 0; i < this.dimension; i += 1) {
+      if (q[i]! > center[i]!) qc[i >>> 5] |= 1 << (i & 31);
+    }
+    const n = this.rows;
+    const dist = new Uint16Array(n);
+    const histogram = new Int32Array(this.dimension + 2);
+    const codes = this.codes;
+    const kinds = this.kinds;
+    const excluded = this.dimension + 1;
+    let eligible = 0;
+    for (let row = 0; row < n; row += 1) {
+      if (((1 << kinds[row]!) & mask) === 0) {
+        dist[row] = excluded;
+        continue;
+      }
+      let h = 0;
+      const base = row * words;
+      for (let w = 0; w < words; w += 1) h += popcount((codes[base + w]! ^ qc[w]!) >>> 0);
+      dist[row] = h;
+      histogram[h] = histogram[h]! + 1;
+      eligible += 1;
+    }
+    const want = Math.min(eligible, Math.max(RERANK_MIN, k, Math.ceil(n * RERANK_FRACTION)));
+    // The smallest distance t with at least `want` rows at distance ≤ t (counting selection).
+    let t = 0;
+    let cumulative = histogram[0]!;
+    while (cumulative < want && t < this.dimension) {
+      t += 1;
+      cumulative += histogram[t]!;
+    }
+    const top = new TopK(k);
+    let atThreshold = want - (cumulative - histogram[t]!);
+    for (let row = 0; row < n; row += 1) {
+      const h = dist[row]!;
+      if (h > t) continue;
+      if (h === t) {
+        if (atThreshold <= 0) continue;
+        atThreshold -= 1;
+      }
+      const s = this.dot(q, row);
+      if (s > top.threshold) top.push(row, s);
+    }
+    return top;
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * The relevance value R of seed 001: how related each memory is to the current dialogue.
+ *
+ *   R(P, Mₓ, S, A) = sigmoid(r),
+ *   r = Σ over gram lengths ℓ = 1…A, Σ over every position of an ℓ-gram p̂ of P:
+ *         [p̂ ∈ Mₓ] · ( m / c(p̂)^(A − ℓ + 1) − 1 )
+ *
+ * where m is the length of Mₓ in units, c(p̂) the number of memories in S that contain p̂, and A
+ * the longest gram. This is the seed's second formula with its index a = ℓ − 1 run from 0
+ * instead of 1, so single units count too but with the steepest rarity penalty — the seed
+ * asks to "lower the weight of shared single characters", not to drop them — and for A = 1 it
+ * is exactly the seed's first formula. See docs/forgetting-curve.md for the worked example.
+ */
+import { segmentUnits } from './segment-units';
+
+/** R and the raw sum r of one memory. */
+export interface RelevanceScore {
+  /** The raw sum r; 0 when the memory shares nothing with the dialogue. */
+  r: number;
+  /** sigmoid(r) ∈ (0, 1); 0.5 when the memory shares nothing with the dialogue. */
+  relevance: number;
+}
+
+/** The logistic function, written so that large |x| neither overflows nor loses the sign. */
+export function sigmoid(x: number): number {
+  if (x >= 0) return 1 / (1 + Math.exp(-x));
+  const e = Math.exp(x);
+  return e / (1 + e);
+}
+
+const GRAM_JOINER = ' ';
+
+/** Every gram of length 1…maxGram of each segment, once per position (repeats kept). */
+function gramsByPosition(
+  segments: string[][],
+  maxGram: number,
+): Array<{ key: string; length: number }> {
+  const grams: Array<{ key: string; length: number }> = [];
+  for (const units of segments) {
+    for (let length = 1; length <= maxGram; length += 1) {
+      for (let start = 0; start + length <= units.length; start += 1) {
+        grams.push({ key: units.slice(start, start + length).join(GRAM_JOINER), length });
+      }
+    }
+  }
+  return grams;
+}
+
+/** The distinct grams of a memory, and its length m in units. */
+function gramSet(text: string, maxGram: number): { grams: Set<string>; units: number } {
+  const segments = segmentUnits(text);
+  const grams = new Set(gramsByPosition(segments, maxGram).map((gram) => gram.key));
+  const units = segments.reduce((sum, segment) => sum + segment.length, 0);
+  return { grams, units };
+}
+
+/**
+ * Scores every memory of `memories` (the seed's S, all memories) against `dialogue` (P).
+ * Returns one score per memory, in the same order. `maxGram` below 1 is treated as 1.
+ */
+export function relevanceScores(
+  dialogue: string,
+  memories: readonly string[],
+  maxGram: number,
+): RelevanceScore[] {
+  const A = Math.max(1, Math.floor(maxGram));
+  const sets = memories.map((text) => gramSet(text, A));
+  const dialogueGrams = gramsByPosition(segmentUnits(dialogue), A);
+  const containing = new Map<string, number>();
+  for (const { key } of dialogueGrams) {
+    if (containing.has(key)) continue;
+    containing.set(
+      key,
+      sets.reduce((n, set) => n + (set.grams.has(key) ? 1 : 0), 0),
+    );
+  }
+  return sets.map((set) => {
+    let r = 0;
+    for (const { key, length } of dialogueGrams) {
+      if (!set.grams.has(key)) continue;
+      // c ≥ 1 here: this memory is one of the memories containing the gram.
+      const c = containing.get(key) ?? 1;
+      r += set.units / c ** (A - length + 1) - 1;
+    }
+    return { r, relevance: sigmoid(r) };
+  });
+}

@@ -1,0 +1,69 @@
+/**
+ * The shape of a memory tool: its spec (what the model sees and the step schema is built from)
+ * and its `run`, which validates nothing itself (the registry validated the arguments) and
+ * returns either a result with the writes to commit, or one sentence of feedback (lane 2).
+ * Tools never write: the loop commits their `changes` with the step record in one transaction.
+ */
+import type { Agent, CoreBlock, TurnId } from '../model';
+import type { IdSource, Clock } from '../ports/clock';
+import type { MemorySearch } from '../ports/memory-search';
+import type { ChangeSet, MemoryStore } from '../ports/memory-store';
+import type { Chars } from '../units';
+
+export type ParamType = 'string' | 'integer';
+
+export interface ParamSpec {
+  name: string;
+  type: ParamType;
+  required: boolean;
+  description: string;
+  /** Smallest allowed integer. */
+  minimum?: number;
+  /** Longest allowed string. */
+  maxLength?: Chars;
+  /** Allowed values (filled per turn for block labels). */
+  options?: readonly string[];
+  /** `YYYY-MM-DD` strings. */
+  format?: 'date';
+}
+
+export interface ToolSpec {
+  name: string;
+  description: string;
+  example: string;
+  avoid?: string;
+  params: ParamSpec[];
+}
+
+/** What a tool changed, for the `memory.changed` event and the memory panels. */
+export type MemoryChange =
+  | { type: 'core'; label: string; version: number; value: string }
+  | { type: 'archival'; passageId: string; text: string };
+
+export type ToolOutcome =
+  | {
+      type: 'ok';
+      /** What the model reads back (for `send_message`: a short receipt). */
+      result: string;
+      changes?: ChangeSet;
+      memory?: MemoryChange[];
+      /** The text shown to the user (`send_message`). */
+      reply?: string;
+    }
+  | { type: 'invalid'; feedback: string };
+
+export interface ToolContext {
+  agent: Agent;
+  blocks: CoreBlock[];
+  store: MemoryStore;
+  search: MemorySearch;
+  clock: Clock;
+  ids: IdSource;
+  turnId: TurnId;
+  step: number;
+}
+
+export interface Tool {
+  spec: ToolSpec;
+  run(args: Record<string, unknown>, context: ToolContext): Promise<ToolOutcome>;
+}

@@ -1,0 +1,273 @@
+/**
+ * An in-memory {@link MemoryStore} for core tests: the same contract as the Dexie adapter
+ * (atomic `apply`, seqs assigned per agent, upserts by key), over plain maps. `apply` validates
+ * the whole change set before it writes anything, so a failing set changes nothing.
+ */
+import { AppError } from '../core/errors';
+import type {
+  Agent,
+  AgentId,
+  BlockVersion,
+  CoreBlock,
+  DocumentId,
+  DocumentMeta,
+  Message,
+  MessageId,
+  Passage,
+  PassageId,
+  StepRecord,
+  Summary,
+  TurnId,
+  TurnRecord,
+} from '../core/model';
+import type {
+  Applied,
+  ChangeSet,
+  MemoryStore,
+  MessageQuery,
+  PassageQuery,
+  TierName,
+  TierStats,
+} from '../core/ports/memory-store';
+
+const clone = <T>(value: T): T => structuredClone(value);
+
+export class InMemoryStore implements MemoryStore {
+  readonly agents = new Map<AgentId, Agent>();
+  readonly blocks = new Map<string, CoreBlock>();
+  readonly history: BlockVersion[] = [];
+  readonly messages = new Map<MessageId, Message>();
+  /** Messages per agent in seq order (seqs are dense from 1). */
+  private readonly byAgent = new Map<AgentId, Message[]>();
+  readonly summaries: Summary[] = [];
+  readonly passages = new Map<PassageId, Passage>();
+  readonly documents = new Map<DocumentId, DocumentMeta>();
+  readonly turns = new Map<TurnId, TurnRecord>();
+  readonly steps: StepRecord[] = [];
+  private readonly settings = new Map<string, unknown>();
+  /** Number of successful `apply` calls (tests assert transaction boundaries with it). */
+  applyCount = 0;
+  /** When set, the next `apply` throws this instead of writing (crash tests). */
+  failNextApply: AppError | null = null;
+
+  apply(changes: ChangeSet): Promise<Applied> {
+    if (this.failNextApply) {
+      const error = this.failNextApply;
+      this.failNextApply = null;
+      return Promise.reject(error);
+    }
+    for (const id of changes.inContext?.ids ?? []) {
+      const known =
+        this.messages.has(id) || (changes.messages ?? []).some((message) => message.id === id);
+      if (!known) return Promise.reject(new AppError('not_found', `No message ${id}.`));
+    }
+    this.applyCount += 1;
+    for (const agent of changes.agents ?? []) this.agents.set(agent.id, clone(agent));
+    for (const write of changes.blocks ?? []) {
+      this.blocks.set(`${write.block.agentId}\u0000${write.block.label}`, clone(write.block));
+      this.history.push(clone(write.history));
+    }
+    const written: Message[] = [];
+    for (const draft of changes.messages ?? []) {
+      const list = this.byAgent.get(draft.agentId) ?? [];
+      const message: Message = { ...clone(draft), seq: list.length + 1 };
+      list.push(message);
+      this.byAgent.set(draft.agentId, list);
+      this.messages.set(message.id, message);
+      written.push(clone(message));
+    }
+    if (changes.inContext) {
+      for (const id of changes.inContext.ids) {
+        const message = this.messages.get(id);
+        if (message) message.inContext = changes.inContext.inContext;
+      }
+    }
+    for (const summary of changes.summaries ?? []) this.summaries.push(clone(summary));
+    for (const passage of changes.passages ?? []) this.passages.set(passage.id, clone(passage));
+    for (const id of changes.deletePassages ?? []) this.passages.delete(id);
+    for (const doc of changes.documents ?? []) this.documents.set(doc.id, clone(doc));
+    for (const turn of changes.turns ?? []) this.turns.set(turn.id, clone(turn));
+    for (const step of changes.steps ?? []) this.steps.push(clone(step));
+    return Promise.resolve({ messages: written });
+  }
+
+  getAgent(id: AgentId): Promise<Agent | undefined> {
+    const agent = this.agents.get(id);
+    return Promise.resolve(agent ? clone(agent) : undefined);
+  }
+
+  listAgents(): Promise<Agent[]> {
+    return Promise.resolve([...this.agents.values()].map(clone));
+  }
+
+  deleteAgent(id: AgentId): Promise<void> {
+    this.agents.delete(id);
+    for (const [key, block] of this.blocks) if (block.agentId === id) this.blocks.delete(key);
+    for (const message of this.byAgent.get(id) ?? []) this.messages.delete(message.id);
+    this.byAgent.delete(id);
+    for (const [key, passage] of this.passages) if (passage.agentId === id) this.passages.delete(key);
+    return Promise.resolve();
+  }
+
+  listBlocks(agentId: AgentId): Promise<CoreBlock[]> {
+    const blocks = [...this.blocks.values()].filter((block) => block.agentId === agentId);
+    return Promise.resolve(blocks.map(clone));
+  }
+
+  getBlock(agentId: AgentId, label: string): Promise<CoreBlock | undefined> {
+    const block = this.blocks.get(`${agentId}\u0000${label}`);
+    return Promise.resolve(block ? clone(block) : undefined);
+  }
+
+  blockHistory(agentId: AgentId, label: string): Promise<BlockVersion[]> {
+    const rows = this.history.filter((row) => row.agentId === agentId && row.label === label);
+    return Promise.resolve(rows.map(clone));
+  }
+
+  getMessages(ids: MessageId[]): Promise<Message[]> {
+    const found = ids.flatMap((id) => {
+      const message = this.messages.get(id);
+      return message ? [clone(message)] : [];
+    });
+    return Promise.resolve(found);
+  }
+
+  private select(agentId: AgentId, query: MessageQuery = {}): Message[] {
+    let list = (this.byAgent.get(agentId) ?? []).filter(
+      (m) =>
+        (query.fromSeq === undefined || m.seq >= query.fromSeq) &&
+        (query.toSeq === undefined || m.seq <= query.toSeq) &&
+        (query.inContext === undefined || m.inContext === query.inContext) &&
+        (query.roles === undefined || query.roles.includes(m.role)) &&
+        (query.from === undefined || m.at >= query.from) &&
+        (query.to === undefined || m.at <= query.to),
+    );
+    if (query.reverse) list = [...list].reverse();
+    const start = query.offset ?? 0;
+    return list.slice(start, query.limit === undefined ? undefined : start + query.limit);
+  }
+
+  queryMessages(agentId: AgentId, query?: MessageQuery): Promise<Message[]> {
+    return Promise.resolve(this.select(agentId, query).map(clone));
+  }
+
+  countMessages(agentId: AgentId, query?: MessageQuery): Promise<number> {
+    return Promise.resolve(this.select(agentId, { ...query, offset: 0, limit: undefined }).length);
+  }
+
+  lastSeq(agentId: AgentId): Promise<number> {
+    return Promise.resolve(this.byAgent.get(agentId)?.length ?? 0);
+  }
+
+  latestSummary(agentId: AgentId): Promise<Summary | undefined> {
+    const mine = this.summaries.filter((s) => s.agentId === agentId);
+    const latest = mine.reduce<Summary | undefined>(
+      (best, s) => (best === undefined || s.version > best.version ? s : best),
+      undefined,
+    );
+    return Promise.resolve(latest ? clone(latest) : undefined);
+  }
+
+  listSummaries(agentId: AgentId): Promise<Summary[]> {
+    return Promise.resolve(this.summaries.filter((s) => s.agentId === agentId).map(clone));
+  }
+
+  getPassages(ids: PassageId[]): Promise<Passage[]> {
+    return Promise.resolve(
+      ids.flatMap((id) => {
+        const passage = this.passages.get(id);
+        return passage ? [clone(passage)] : [];
+      }),
+    );
+  }
+
+  private selectPassages(agentId: AgentId, query: PassageQuery = {}): Passage[] {
+    return [...this.passages.values()].filter(
+      (p) =>
+        p.agentId === agentId &&
+        (query.sourceType === undefined || p.source.type === query.sourceType) &&
+        (query.documentId === undefined ||
+          (p.source.type === 'document' && p.source.documentId === query.documentId)),
+    );
+  }
+
+  queryPassages(agentId: AgentId, query?: PassageQuery): Promise<Passage[]> {
+    const start = query?.offset ?? 0;
+    const end = query?.limit === undefined ? undefined : start + query.limit;
+    return Promise.resolve(this.selectPassages(agentId, query).slice(start, end).map(clone));
+  }
+
+  countPassages(agentId: AgentId, query?: PassageQuery): Promise<number> {
+    return Promise.resolve(this.selectPassages(agentId, query).length);
+  }
+
+  getDocument(id: DocumentId): Promise<DocumentMeta | undefined> {
+    const doc = this.documents.get(id);
+    return Promise.resolve(doc ? clone(doc) : undefined);
+  }
+
+  listDocuments(agentId: AgentId): Promise<DocumentMeta[]> {
+    return Promise.resolve([...this.documents.values()].filter((d) => d.agentId === agentId));
+  }
+
+  findDocumentByHash(agentId: AgentId, contentHash: string): Promise<DocumentMeta | undefined> {
+    return Promise.resolve(
+      [...this.documents.values()].find(
+        (d) => d.agentId === agentId && d.contentHash === contentHash,
+      ),
+    );
+  }
+
+  deleteDocument(id: DocumentId): Promise<PassageId[]> {
+    const ids = [...this.passages.values()]
+      .filter((p) => p.source.type === 'document' && p.source.documentId === id)
+      .map((p) => p.id);
+    for (const passageId of ids) this.passages.delete(passageId);
+    this.documents.delete(id);
+    return Promise.resolve(ids);
+  }
+
+  getTurn(id: TurnId): Promise<TurnRecord | undefined> {
+    const turn = this.turns.get(id);
+    return Promise.resolve(turn ? clone(turn) : undefined);
+  }
+
+  listTurns(agentId: AgentId, status?: TurnRecord['status']): Promise<TurnRecord[]> {
+    return Promise.resolve(
+      [...this.turns.values()]
+        .filter((t) => t.agentId === agentId && (status === undefined || t.status === status))
+        .map(clone),
+    );
+  }
+
+  listSteps(turnId: TurnId): Promise<StepRecord[]> {
+    return Promise.resolve(this.steps.filter((s) => s.turnId === turnId).map(clone));
+  }
+
+  getSetting<T>(key: string): Promise<T | undefined> {
+    return Promise.resolve(this.settings.get(key) as T | undefined);
+  }
+
+  setSetting(key: string, value: unknown): Promise<void> {
+    this.settings.set(key, value);
+    return Promise.resolve();
+  }
+
+  stats(agentId?: AgentId): Promise<Record<TierName, TierStats>> {
+    const mine = <T extends { agentId: AgentId }>(rows: Iterable<T>): TierStats => {
+      const list = [...rows].filter((row) => agentId === undefined || row.agentId === agentId);
+      return { rows: list.length, bytes: JSON.stringify(list).length };
+    };
+    return Promise.resolve({
+      agents: { rows: this.agents.size, bytes: 0 },
+      blocks: mine(this.blocks.values()),
+      blockHistory: mine(this.history),
+      messages: mine(this.messages.values()),
+      summaries: mine(this.summaries),
+      passages: mine(this.passages.values()),
+      documents: mine(this.documents.values()),
+      turns: mine(this.turns.values()),
+      steps: mine(this.steps),
+    });
+  }
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { PwaState } from './pwa.svelte';
+
+describe('PwaState', () => {
+  it('P8: an accepted update waits while a reply is generating, then applies once it ends', async () => {
+    let generating = true;
+    let applied = 0;
+    const pwa = new PwaState(() => generating);
+    pwa.onNeedRefresh(async () => {
+      applied += 1;
+    });
+    expect(pwa.needRefresh).toBe(true);
+
+    await pwa.update();
+    expect(applied).toBe(0);
+    expect(pwa.updateQueued).toBe(true);
+
+    generating = false;
+    await pwa.generationEnded();
+    expect(applied).toBe(1);
+    expect(pwa.needRefresh).toBe(false);
+  });
+
+  it('P8: with nothing generating the update applies at once', async () => {
+    let applied = 0;
+    const pwa = new PwaState(() => false);
+    pwa.onNeedRefresh(async () => {
+      applied += 1;
+    });
+    await pwa.update();
+    expect(applied).toBe(1);
+  });
+
+  it('P8: "offline ready" is announced and can be dismissed', () => {
+    const pwa = new PwaState(() => false);
+    pwa.onOfflineReady();
+    expect(pwa.offlineReady).toBe(true);
+    pwa.dismiss();
+    expect(pwa.offlineReady).toBe(false);
+  });
+});

@@ -1,0 +1,59 @@
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+// The pure-core rule is enforced by ESLint (eslint.config.js); these tests prove the rule bites.
+const eslint = new ESLint({ cwd: process.cwd() });
+
+async function coreViolations(code: string, file = 'src/core/agent/example.ts'): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: file });
+  return (result?.messages ?? []).map((m) => `${m.ruleId}: ${m.message}`);
+}
+
+describe('architecture: src/core stays pure', () => {
+  it('rejects package imports (Dexie, web-llm, transformers.js, Svelte, any npm package)', async () => {
+    for (const pkg of [
+      'dexie',
+      '@mlc-ai/web-llm',
+      '@huggingface/transformers',
+      'svelte',
+      'minisearch',
+    ]) {
+      const messages = await coreViolations(`import x from '${pkg}';\nexport const y = x;\n`);
+      expect(messages.join('\n'), pkg).toMatch(/no-restricted-imports/);
+    }
+  });
+
+  it('rejects imports that reach out of src/core into the shells', async () => {
+    const messages = await coreViolations(
+      `import { x } from '../../adapters/storage/dexie/db';\nexport const y = x;\n`,
+    );
+    expect(messages.join('\n')).toMatch(/no-restricted-imports/);
+  });
+
+  it('rejects DOM, IndexedDB, worker, fetch and timer globals', async () => {
+    for (const global of [
+      'window',
+      'document',
+      'indexedDB',
+      'fetch',
+      'setTimeout',
+      'Worker',
+      'navigator',
+    ]) {
+      const messages = await coreViolations(`export const y = () => ${global};\n`);
+      expect(messages.join('\n'), global).toMatch(/no-restricted-globals/);
+    }
+  });
+
+  it('allows relative imports inside core, and the same code outside core', async () => {
+    expect(
+      await coreViolations(`import { AppError } from '../errors';\nexport const e = AppError;\n`),
+    ).toEqual([]);
+    expect(
+      await coreViolations(
+        `import Dexie from 'dexie';\nexport const d = () => [Dexie, window];\n`,
+        'src/adapters/x.ts',
+      ),
+    ).toEqual([]);
+  });
+});
