@@ -1,0 +1,203 @@
+import { AppError } from '../../../core/errors';
+import type {
+  CompletionRequest,
+  CompletionResult,
+  LlmEngine,
+  LoadProgress,
+} from '../../../core/ports/llm-engine';
+import type { Tokenizer } from '../../../core/ports/tokenizer';
+import type { Tokens } from '../../../core/units';
+import {
+  createLlama3Tokenizer,
+  llama3Decode,
+  llama3Encode,
+} from '../../tokenizer/llama3-tokenizer';
+import { checkJsonSchema } from './check-json-schema';
+
+export interface ScriptedEngineOptions {
+  /** Replies, used in order, one per `complete` call (after anything queued with `push`). */
+  outputs?: string[];
+  /** Computes the reply when the queue is empty. */
+  rule?: (request: CompletionRequest, callIndex: number) => string;
+  /** The model id it reports as loaded. Default `scripted-llama3`. */
+  modelId?: string;
+  /** Default 4096, like the small web-llm models. */
+  contextWindow?: Tokens;
+  /** Counts prompt and reply tokens. Default: the real Llama 3 tokenizer. */
+  tokenizer?: Tokenizer;
+  /** Streams this many characters per delta instead of one Llama 3 token per delta. */
+  chunkChars?: number;
+  /**
+   * When true (default), a reply that does not match the request's `jsonSchema` rejects with
+   * `schema_violation`: a grammar-constrained engine could never produce it, so the script is wrong.
+   */
+  enforceSchema?: boolean;
+}
+
+/**
+ * A deterministic {@link LlmEngine} for tests, benchmarks and the e2e build (rule E10): replies
+ * come from a queue or a rule, stream asynchronously token by token, honour `signal` and
+ * `interrupt()`, are checked against the requested JSON schema, and are counted with a real
+ * tokenizer. It goes through the same port as web-llm; callers cannot tell them apart.
+ */
+export class ScriptedEngine implements LlmEngine {
+  /** Every request received, in order (callbacks and signal included). */
+  readonly requests: CompletionRequest[] = [];
+  private readonly queue: string[];
+  private readonly options: ScriptedEngineOptions;
+  private readonly counter: Tokenizer;
+  private loaded: string | null;
+  private current: AbortController | null = null;
+
+  constructor(options: ScriptedEngineOptions = {}) {
+    this.options = options;
+    this.queue = [...(options.outputs ?? [])];
+    this.counter = options.tokenizer ?? createLlama3Tokenizer();
+    this.loaded = options.modelId ?? 'scripted-llama3';
+  }
+
+  get modelId(): string | null {
+    return this.loaded;
+  }
+
+  /** Queues more replies. */
+  push(...outputs: string[]): void {
+    this.queue.push(...outputs);
+  }
+
+  async load(modelId: string, onProgress?: (p: LoadProgress) => void): Promise<void> {
+    onProgress?.({ type: 'checking', text: `Checking ${modelId}` });
+    await tick();
+    onProgress?.({
+      type: 'downloading',
+      fraction: 1,
+      loadedBytes: 0,
+      totalBytes: 0,
+      text: 'cached',
+    });
+    onProgress?.({ type: 'compiling', fraction: 1, text: 'ready' });
+    this.loaded = modelId;
+    onProgress?.({ type: 'ready', modelId });
+  }
+
+  async unload(): Promise<void> {
+    this.current?.abort();
+    this.loaded = null;
+  }
+
+  contextWindow(): Tokens {
+    return this.options.contextWindow ?? 4096;
+  }
+
+  async tokenizer(): Promise<Tokenizer> {
+    return this.counter;
+  }
+
+  async interrupt(): Promise<void> {
+    this.current?.abort();
+  }
+
+  async complete(request: CompletionRequest): Promise<CompletionResult> {
+    const callIndex = this.requests.length;
+    this.requests.push(request);
+    if (!this.loaded) throw new AppError('model_not_loaded', 'No model is loaded.');
+    const promptTokens = request.messages.reduce(
+      (sum, m) => sum + this.counter.countMessage(m.role, m.content),
+      0,
+    );
+    if (promptTokens > this.contextWindow()) {
+      throw new AppError(
+        'context_window_exceeded',
+        `The prompt has ${promptTokens} tokens; the window is ${this.contextWindow()}.`,
+        { promptTokens, contextWindow: this.contextWindow() },
+      );
+    }
+    const full = this.nextOutput(request, callIndex);
+    const pieces = this.split(full);
+    const kept = pieces.slice(0, Math.max(0, request.maxTokens));
+    const text = kept.join('');
+    const finishReason = kept.length < pieces.length ? 'length' : 'stop';
+    if (request.jsonSchema && finishReason === 'stop' && this.options.enforceSchema !== false) {
+      this.checkSchema(text, request, callIndex);
+    }
+
+    const controller = new AbortController();
+    this.current = controller;
+    const abort = (): void => controller.abort();
+    request.signal?.addEventListener('abort', abort, { once: true });
+    try {
+      if (request.signal?.aborted) controller.abort();
+      for (const piece of kept) {
+        await tick();
+        if (controller.signal.aborted)
+          throw new AppError('cancelled', 'The generation was stopped.');
+        request.onDelta?.(piece);
+      }
+      await tick();
+      if (controller.signal.aborted) throw new AppError('cancelled', 'The generation was stopped.');
+    } finally {
+      request.signal?.removeEventListener('abort', abort);
+      if (this.current === controller) this.current = null;
+    }
+    return {
+      text,
+      finishReason,
+      promptTokens,
+      completionTokens: this.options.chunkChars ? this.counter.count(text) : kept.length,
+    };
+  }
+
+  private nextOutput(request: CompletionRequest, callIndex: number): string {
+    const queued = this.queue.shift();
+    if (queued !== undefined) return queued;
+    if (this.options.rule) return this.options.rule(request, callIndex);
+    throw new AppError('internal', `ScriptedEngine has no reply for call ${callIndex + 1}.`);
+  }
+
+  private checkSchema(text: string, request: CompletionRequest, callIndex: number): void {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (error) {
+      throw new AppError(
+        'schema_violation',
+        `Scripted reply ${callIndex + 1} is not JSON, but the request asked for a JSON schema.`,
+        { text, parseError: String(error) },
+      );
+    }
+    const problem = checkJsonSchema(parsed, request.jsonSchema ?? {});
+    if (problem) {
+      throw new AppError(
+        'schema_violation',
+        `Scripted reply ${callIndex + 1} breaks the schema: ${problem}`,
+        { text, problem },
+      );
+    }
+  }
+
+  /** Splits a reply into stream pieces: Llama 3 tokens (never splitting a character) or chunks. */
+  private split(text: string): string[] {
+    const chunk = this.options.chunkChars;
+    if (chunk && chunk > 0) {
+      const chars = [...text];
+      const out: string[] = [];
+      for (let i = 0; i < chars.length; i += chunk) out.push(chars.slice(i, i + chunk).join(''));
+      return out;
+    }
+    const ids = llama3Encode(text);
+    const out: string[] = [];
+    let emitted = '';
+    for (let i = 1; i <= ids.length; i += 1) {
+      const prefix = llama3Decode(ids.slice(0, i));
+      // A byte-level token can end inside a multi-byte character; wait for the rest of it.
+      if (prefix.endsWith('\uFFFD') && i < ids.length) continue;
+      out.push(prefix.slice(emitted.length));
+      emitted = prefix;
+    }
+    return out.filter((piece) => piece.length > 0);
+  }
+}
+
+function tick(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
