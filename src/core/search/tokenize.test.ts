@@ -3,7 +3,11 @@ import { tokenize } from './tokenize';
 
 describe('tokenize', () => {
   it('R1: English words are lowercased, stop words dropped, plurals folded', () => {
-    expect(tokenize('The Birthdays of my CATS, and a party!')).toEqual(['birthday', 'cat', 'party']);
+    expect(tokenize('The Birthdays of my CATS, and a party!')).toEqual([
+      'birthday',
+      'cat',
+      'party',
+    ]);
   });
 
   it('R1: a Chinese sentence yields Han bigrams that contain the query word', () => {

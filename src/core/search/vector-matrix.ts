@@ -1,5 +1,10 @@
 import { AppError } from '../errors';
-import type { VectorEntry, VectorHit, VectorKind, VectorSearchOptions } from '../ports/vector-index';
+import type {
+  VectorEntry,
+  VectorHit,
+  VectorKind,
+  VectorSearchOptions,
+} from '../ports/vector-index';
 import { TopK } from './top-k';
 
 /** From this many vectors up, `mode: 'auto'` scans 1-bit codes and re-ranks (see ADR 0012). */
@@ -40,7 +45,10 @@ export class VectorMatrix {
 
   constructor(dimension: number) {
     if (!Number.isInteger(dimension) || dimension <= 0) {
-      throw new AppError('invalid_argument', `Vector dimension must be a positive integer, got ${dimension}.`);
+      throw new AppError(
+        'invalid_argument',
+        `Vector dimension must be a positive integer, got ${dimension}.`,
+      );
     }
     this.dimension = dimension;
     this.words = Math.ceil(dimension / 32);
@@ -151,7 +159,8 @@ export class VectorMatrix {
     for (let i = 0; i < q.length; i += 1) q[i] = q[i]! * inv;
     const mask = this.kindMask(options.kinds);
     const mode = options.mode ?? 'auto';
-    const compressed = mode === 'compressed' || (mode === 'auto' && this.rows >= AUTO_COMPRESSED_FROM);
+    const compressed =
+      mode === 'compressed' || (mode === 'auto' && this.rows >= AUTO_COMPRESSED_FROM);
     const top = compressed ? this.searchCompressed(q, k, mask) : this.searchExact(q, k, mask);
     const hits: VectorHit[] = [];
     for (let i = 0; i < top.size; i += 1) {
@@ -219,7 +228,10 @@ export class VectorMatrix {
     const out = row * this.words;
     for (let w = 0; w < this.words; w += 1) this.codes[out + w] = 0;
     for (let i = 0; i < d; i += 1) {
-      if (this.data[base + i]! > center[i]!) this.codes[out + (i >>> 5)] |= 1 << (i & 31);
+      if (this.data[base + i]! > center[i]!) {
+        const w = out + (i >>> 5);
+        this.codes[w] = this.codes[w]! | (1 << (i & 31));
+      }
     }
   }
 
@@ -229,7 +241,7 @@ export class VectorMatrix {
     const center = this.center!;
     const qc = new Uint32Array(words);
     for (let i = 0; i < this.dimension; i += 1) {
-      if (q[i]! > center[i]!) qc[i >>> 5] |= 1 << (i & 31);
+      if (q[i]! > center[i]!) qc[i >>> 5] = qc[i >>> 5]! | (1 << (i & 31));
     }
     const n = this.rows;
     const dist = new Uint16Array(n);

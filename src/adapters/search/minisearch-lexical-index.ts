@@ -1,0 +1,97 @@
+import MiniSearch from 'minisearch';
+import type {
+  LexicalDoc,
+  LexicalHit,
+  LexicalIndex,
+  LexicalQuery,
+} from '../../core/ports/lexical-index';
+import type { VectorKind } from '../../core/ports/vector-index';
+import { tokenize } from '../../core/search/tokenize';
+import type { EpochMs } from '../../core/units';
+
+interface Meta {
+  kind: VectorKind;
+  tag: string;
+  at: EpochMs;
+}
+
+/**
+ * BM25 (MiniSearch's BM25+) over recall messages and archival passages, with Loci's
+ * English + Chinese tokenizer for documents and queries. Maintained incrementally: `add` indexes
+ * new documents (re-adding an id replaces it), `remove` discards by id (MiniSearch vacuums the
+ * postings later, in the background). Filters by kind, tag and date run on a side table, and
+ * `search` returns up to `k` hits best first — pass a large `k` to count the total.
+ */
+export class MiniSearchLexicalIndex implements LexicalIndex {
+  private readonly index: MiniSearch<LexicalDoc>;
+  private readonly meta = new Map<string, Meta>();
+
+  constructor() {
+    this.index = new MiniSearch<LexicalDoc>({
+      fields: ['text'],
+      storeFields: [],
+      tokenize: (text) => tokenize(text),
+      // The tokenizer already lowercases, normalises and drops stop words.
+      processTerm: (term) => term,
+      searchOptions: { tokenize: (text) => tokenize(text), processTerm: (term) => term },
+    });
+  }
+
+  add(docs: LexicalDoc[]): void {
+    const fresh: LexicalDoc[] = [];
+    for (const doc of docs) {
+      if (this.meta.has(doc.id)) this.index.discard(doc.id);
+      this.meta.set(doc.id, { kind: doc.kind, tag: doc.tag, at: doc.at });
+      fresh.push(doc);
+    }
+    // Re-adding an id inside one batch: only its last version is indexed.
+    const last = new Map(fresh.map((d) => [d.id, d]));
+    this.index.addAll([...last.values()]);
+  }
+
+  remove(ids: string[]): void {
+    for (const id of ids) {
+      if (!this.meta.delete(id)) continue;
+      this.index.discard(id);
+    }
+  }
+
+  search(query: LexicalQuery): LexicalHit[] {
+    if (query.k <= 0 || this.meta.size === 0) return [];
+    const kinds = query.kinds ? new Set(query.kinds) : null;
+    const tags = query.tags ? new Set(query.tags) : null;
+    const { from, to } = query;
+    const filtered = kinds !== null || tags !== null || from !== undefined || to !== undefined;
+    const results = this.index.search(query.text, {
+      filter: filtered
+        ? (r) => {
+            const m = this.meta.get(r.id as string);
+            return (
+              m !== undefined &&
+              (kinds === null || kinds.has(m.kind)) &&
+              (tags === null || tags.has(m.tag)) &&
+              (from === undefined || m.at >= from) &&
+              (to === undefined || m.at <= to)
+            );
+          }
+        : undefined,
+    });
+    const hits: LexicalHit[] = [];
+    for (const r of results) {
+      if (hits.length >= query.k) break;
+      const m = this.meta.get(r.id as string);
+      if (m) hits.push({ id: r.id as string, kind: m.kind, score: r.score });
+    }
+    return hits;
+  }
+
+  size(): number {
+    return this.meta.size;
+  }
+
+  /** Forgets everything (agent switch). */
+  clear(): void {
+    this.index.removeAll();
+    this.meta.clear();
+  }
+}

@@ -1,0 +1,155 @@
+import { describe, expect, it } from 'vitest';
+import type { VectorEntry } from '../ports/vector-index';
+import { VectorMatrix } from './vector-matrix';
+
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function gaussian(r: () => number): number {
+  return Math.sqrt(-2 * Math.log(1 - r())) * Math.cos(2 * Math.PI * r());
+}
+
+/** n vectors around `clusters` random centres, so neighbours are meaningful. */
+function clustered(n: number, d: number, clusters: number, seed: number): VectorEntry[] {
+  const r = rng(seed);
+  const centres = Array.from({ length: clusters }, () =>
+    Float32Array.from({ length: d }, () => gaussian(r)),
+  );
+  return Array.from({ length: n }, (_, i) => {
+    const c = centres[i % clusters]!;
+    return {
+      id: `v${i}`,
+      kind: i % 3 === 0 ? 'passage' : 'message',
+      vector: Float32Array.from(c, (x) => x + 0.7 * gaussian(r)),
+    };
+  });
+}
+
+function bruteForce(
+  entries: VectorEntry[],
+  q: Float32Array,
+  k: number,
+  kinds?: string[],
+): string[] {
+  const cos = (v: Float32Array) => {
+    let dot = 0;
+    let nv = 0;
+    let nq = 0;
+    for (let i = 0; i < v.length; i += 1) {
+      dot += v[i]! * q[i]!;
+      nv += v[i]! * v[i]!;
+      nq += q[i]! * q[i]!;
+    }
+    return dot / Math.sqrt(nv * nq);
+  };
+  return entries
+    .filter((e) => !kinds || kinds.includes(e.kind))
+    .map((e) => ({ id: e.id, s: cos(e.vector) }))
+    .sort((a, b) => b.s - a.s)
+    .slice(0, k)
+    .map((h) => h.id);
+}
+
+describe('VectorMatrix', () => {
+  const entries = clustered(3000, 48, 30, 7);
+  const queries = clustered(20, 48, 30, 99).map((e) => e.vector);
+
+  it('R10: exact search returns the true cosine top-k, best first, with kind filters', () => {
+    const m = new VectorMatrix(48);
+    m.add(entries);
+    expect(m.size()).toBe(3000);
+    for (const q of queries) {
+      const hits = m.search(q, { k: 10, mode: 'exact' });
+      expect(hits.map((h) => h.id)).toEqual(bruteForce(entries, q, 10));
+      for (let i = 1; i < hits.length; i += 1)
+        expect(hits[i - 1]!.score).toBeGreaterThanOrEqual(hits[i]!.score);
+      const passages = m.search(q, { k: 5, mode: 'exact', kinds: ['passage'] });
+      expect(passages.map((h) => h.id)).toEqual(bruteForce(entries, q, 5, ['passage']));
+      expect(passages.every((h) => h.kind === 'passage')).toBe(true);
+    }
+  });
+
+  it('R10: scores are cosines: a scaled copy of the query scores 1', () => {
+    const m = new VectorMatrix(3);
+    m.add([
+      { id: 'a', kind: 'message', vector: Float32Array.from([2, 0, 0]) },
+      { id: 'b', kind: 'message', vector: Float32Array.from([0, 5, 0]) },
+    ]);
+    const [best, second] = m.search(Float32Array.from([10, 0, 0]), { k: 2 });
+    expect(best?.id).toBe('a');
+    expect(best?.score).toBeCloseTo(1, 6);
+    expect(second?.score).toBeCloseTo(0, 6);
+  });
+
+  it('R11: removed vectors are never returned and the rest stay findable (swap-remove)', () => {
+    const m = new VectorMatrix(48);
+    m.add(entries);
+    const removed = entries.filter((_, i) => i % 4 === 1).map((e) => e.id);
+    m.remove([...removed, 'not-there']);
+    const kept = entries.filter((_, i) => i % 4 !== 1);
+    expect(m.size()).toBe(kept.length);
+    for (const q of queries.slice(0, 5)) {
+      expect(m.search(q, { k: 10, mode: 'exact' }).map((h) => h.id)).toEqual(
+        bruteForce(kept, q, 10),
+      );
+    }
+    // every kept vector is still its own nearest neighbour
+    for (const e of kept.slice(0, 50)) expect(m.search(e.vector, { k: 1 })[0]?.id).toBe(e.id);
+  });
+
+  it('R11: adding an existing id overwrites its vector', () => {
+    const m = new VectorMatrix(2);
+    m.add([{ id: 'a', kind: 'message', vector: Float32Array.from([1, 0]) }]);
+    m.add([{ id: 'a', kind: 'passage', vector: Float32Array.from([0, 1]) }]);
+    expect(m.size()).toBe(1);
+    expect(m.search(Float32Array.from([0, 1]), { k: 1 })[0]).toMatchObject({
+      id: 'a',
+      kind: 'passage',
+    });
+  });
+
+  it('R12: compressed search keeps recall@10 ≥ 0.9 against exact, also after inserts and removes', () => {
+    const wide = clustered(20_000, 128, 100, 11);
+    const r = rng(5);
+    const queries = wide
+      .slice(0, 30)
+      .map((e) => Float32Array.from(e.vector, (x) => x + 0.5 * gaussian(r)));
+    const entries = wide;
+    const m = new VectorMatrix(128);
+    m.add(entries.slice(0, 2000));
+    m.search(queries[0]!, { k: 10, mode: 'compressed' }); // fixes the code centre
+    m.add(entries.slice(2000));
+    m.remove(['v5', 'v6']);
+    let found = 0;
+    for (const q of queries) {
+      const exact = new Set(m.search(q, { k: 10, mode: 'exact' }).map((h) => h.id));
+      for (const h of m.search(q, { k: 10, mode: 'compressed' })) if (exact.has(h.id)) found += 1;
+    }
+    expect(found / (queries.length * 10)).toBeGreaterThanOrEqual(0.9);
+    expect(
+      m.search(entries[5]!.vector, { k: 10, mode: 'compressed' }).map((h) => h.id),
+    ).not.toContain('v5');
+  });
+
+  it('R10: wrong dimensions are an embedding_dimension_mismatch fault; clear empties', () => {
+    const m = new VectorMatrix(4);
+    expect(() => m.add([{ id: 'x', kind: 'message', vector: new Float32Array(3) }])).toThrow(
+      expect.objectContaining({ code: 'embedding_dimension_mismatch' }),
+    );
+    expect(() => m.search(new Float32Array(5), { k: 1 })).toThrow(
+      expect.objectContaining({ code: 'embedding_dimension_mismatch' }),
+    );
+    m.add([{ id: 'x', kind: 'message', vector: Float32Array.from([1, 1, 1, 1]) }]);
+    m.clear();
+    expect(m.size()).toBe(0);
+    expect(m.search(Float32Array.from([1, 1, 1, 1]), { k: 3 })).toEqual([]);
+  });
+});
