@@ -7,6 +7,7 @@
 import type { ContextStrategy, StrategyInput, StrategyOutput } from '../context/strategy';
 import type { Message } from '../model';
 import type { Tokens } from '../units';
+import { messageCounter } from './prompt-cost';
 import { isUserSide, splitRounds } from './rounds';
 
 /** Options of {@link createRecencyStrategy}. */
@@ -31,6 +32,7 @@ export function createRecencyStrategy(options: RecencyOptions = {}): ContextStra
     name: 'recency',
     select(input: StrategyInput): StrategyOutput {
       const rounds = splitRounds(input.history);
+      const count = messageCounter(input);
       const picked: Message[] = [];
       let used: Tokens = 0;
       // The newest round is the one in progress; it and `bothSidesRounds` before it are whole.
@@ -42,7 +44,7 @@ export function createRecencyStrategy(options: RecencyOptions = {}): ContextStra
           const message = round.messages[i];
           if (message === undefined) continue;
           if (r < wholeFrom && !isUserSide(message)) continue;
-          const cost = input.tokenizer.countMessage(message.role, message.text);
+          const cost = count(message);
           if (used + cost > input.budget) break outer;
           used += cost;
           picked.push(message);

@@ -5,18 +5,20 @@
  */
 import type { ContextStrategy, StrategyInput, StrategyOutput } from '../context/strategy';
 import type { Tokens } from '../units';
+import { messageCounter } from './prompt-cost';
 
 /** Creates the `window` strategy. It keeps no state. */
 export function createWindowStrategy(): ContextStrategy {
   return {
     name: 'window',
     select(input: StrategyInput): StrategyOutput {
+      const count = messageCounter(input);
       const picked = [];
       let used: Tokens = 0;
       for (let i = input.history.length - 1; i >= 0; i -= 1) {
         const message = input.history[i];
         if (message === undefined) continue;
-        const cost = input.tokenizer.countMessage(message.role, message.text);
+        const cost = count(message);
         if (used + cost > input.budget) break;
         used += cost;
         picked.push(message);

@@ -17,6 +17,7 @@ import type { Message } from '../../model';
 import type { Tokens } from '../../units';
 import type { Round } from '../rounds';
 import { splitRounds } from '../rounds';
+import { memoryHeaderCost, memoryLineCost, messageCounter } from '../prompt-cost';
 import type { ForgettingItem, ForgettingLine, ForgettingState } from './forgetting-state';
 import { itemPromptText, parseForgettingState } from './forgetting-state';
 import { FRESH_FORGET_VALUE, forgettingRound } from './forgetting-round';
@@ -93,7 +94,8 @@ export function createForgettingStrategy(options: ForgettingStrategyOptions = {}
         state = { ...forgettingRound(state, input.query, input.agent.forgetting), roundId };
       }
 
-      const { tokenizer, budget } = input;
+      const { budget } = input;
+      const countMessage = messageCounter(input);
       let used: Tokens = 0;
       const fits = (cost: Tokens): boolean => {
         if (used + cost > budget) return false;
@@ -104,27 +106,39 @@ export function createForgettingStrategy(options: ForgettingStrategyOptions = {}
       // The current round, newest message first, as a contiguous tail.
       const currentPicked: Message[] = [];
       for (const m of [...(current?.messages ?? [])].reverse()) {
-        if (!fits(tokenizer.countMessage(m.role, m.text))) break;
+        if (!fits(countMessage(m))) break;
         currentPicked.unshift(m);
       }
+
+      // Memories are lines of one section; its header is paid with the first memory in.
+      const header = memoryHeaderCost(input);
+      let headerPaid = false;
+      const fitsMemory = (tokens: Tokens): boolean => {
+        if (!fits(tokens + (headerPaid ? 0 : header))) return false;
+        headerPaid = true;
+        return true;
+      };
 
       const memories: ContextMemory[] = [];
       const persona = input.agent.persona.trim();
       if (includePersona && persona !== '') {
-        const tokens = tokenizer.count(persona);
-        if (fits(tokens))
+        const tokens = memoryLineCost(input, persona);
+        if (fitsMemory(tokens)) {
           memories.push({ id: 'persona', text: persona, tokens, origin: 'persona' });
+        }
       }
 
       const verbatim: Message[] = [];
       const verbatimIds = new Set<string>();
-      outer: for (const round of completed.slice(Math.max(0, completed.length - verbatimRounds)).reverse()) {
+      const recent = completed.slice(Math.max(0, completed.length - verbatimRounds)).reverse();
+      outer: for (const round of recent) {
         for (const m of [...round.messages].reverse()) {
-          if (!fits(tokenizer.countMessage(m.role, m.text))) break outer;
+          if (!fits(countMessage(m))) break outer;
           verbatim.unshift(m);
+          // Any part of a round shown verbatim keeps the round out of the memories.
+          const id = round.messages[0]?.id;
+          if (id !== undefined) verbatimIds.add(id);
         }
-        const id = round.messages[0]?.id;
-        if (id !== undefined) verbatimIds.add(id);
       }
 
       const candidates = state.shortTerm
@@ -135,8 +149,8 @@ export function createForgettingStrategy(options: ForgettingStrategyOptions = {}
       const order = new Map<string, number>();
       for (const item of candidates) {
         const text = itemPromptText(item);
-        const tokens = tokenizer.count(text);
-        if (!fits(tokens)) break;
+        const tokens = memoryLineCost(input, text);
+        if (!fitsMemory(tokens)) break;
         order.set(item.id, item.fromSeq);
         shortTerm.push({ id: item.id, text, tokens, origin: 'short_term', score: item.relevance });
       }

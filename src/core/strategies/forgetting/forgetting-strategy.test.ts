@@ -1,0 +1,139 @@
+import { describe, expect, it } from 'vitest';
+import type { StrategyInput } from '../../context/strategy';
+import type { Message, MessageRole } from '../../model';
+import { createEstimateTokenizer } from '../../tokens/estimate-tokenizer';
+import { conversation, testAgent } from '../testing/fixtures';
+import { createForgettingStrategy } from './forgetting-strategy';
+import type { ForgettingState } from './forgetting-state';
+import { forgetMemoryNow, pinMemory, promoteMemory, unpinMemory } from './forgetting-operations';
+import { parseForgettingState } from './forgetting-state';
+
+const tokenizer = createEstimateTokenizer();
+
+function input(history: Message[], state: unknown, budget = 4000, persona = ''): StrategyInput {
+  const last = history[history.length - 1];
+  return {
+    agent: testAgent({ persona }),
+    history,
+    query: last?.text ?? '',
+    budget,
+    tokenizer,
+    state,
+    now: 0,
+  };
+}
+
+const talk: Array<[MessageRole, string]> = [
+  ['user', 'My sister Anna moved to Paris last year.'],
+  ['assistant', 'That sounds exciting for her!'],
+  ['user', 'I am learning to bake sourdough bread.'],
+  ['tool', '{"ok":true}'],
+  ['assistant', 'Sourdough takes patience.'],
+  ['user', 'What should I cook tonight?'],
+];
+
+async function run(history: Message[], state: unknown, budget?: number, persona?: string) {
+  const out = await createForgettingStrategy().select(input(history, state, budget, persona));
+  return { out, state: out.state as ForgettingState };
+}
+
+describe('forgetting strategy', () => {
+  it('F5: every completed round becomes one short-term item; tool lines are left out', async () => {
+    const { state } = await run(conversation(talk), undefined);
+    expect(state.shortTerm).toEqual(['m1', 'm3']);
+    expect(state.items.m3!.lines.map((l) => l.role)).toEqual(['user', 'assistant']);
+    expect(state.lastSeq).toBe(5);
+    expect(state.rounds).toBe(1);
+    expect(JSON.parse(JSON.stringify(state))).toEqual(state);
+  });
+
+  it('F7: the current round and the last completed round are verbatim, older items are memories', async () => {
+    const { out } = await run(conversation(talk), undefined, 4000, 'You are warm and brief.');
+    expect(out.messages.map((m) => m.id)).toEqual(['m3', 'm4', 'm5', 'm6']);
+    expect(out.memories.map((m) => [m.id, m.origin])).toEqual([
+      ['persona', 'persona'],
+      ['m1', 'short_term'],
+    ]);
+    expect(out.memories[1]!.text).toContain('user: My sister Anna');
+  });
+
+  it('F6: calling the strategy again in the same round does not move F a second time', async () => {
+    const history = conversation(talk);
+    const first = await run(history, undefined);
+    const again = await run(history, JSON.parse(JSON.stringify(first.state)));
+    expect(again.state).toEqual(first.state);
+    const next = await run(
+      conversation([...talk, ['assistant', 'Pasta.'], ['user', 'Thanks!']]),
+      first.state,
+    );
+    expect(next.state.rounds).toBe(2);
+    expect(next.state.items.m1!.forget).not.toBe(first.state.items.m1!.forget);
+  });
+
+  it('F7: when short-term does not fit, the lowest-R items are left out first', async () => {
+    const long: Array<[MessageRole, string]> = [];
+    for (let i = 0; i < 6; i += 1) {
+      long.push(['user', `Round ${i} talks about topic${i} at some length to take space.`]);
+      long.push(['assistant', `Noted topic${i}.`]);
+    }
+    long.push(['user', 'Tell me about topic2 and topic4 again']);
+    const history = conversation(long);
+    const all = await run(history, undefined, 10_000);
+    const memoryIds = all.out.memories.map((m) => m.id);
+    expect(memoryIds).toHaveLength(5);
+    // Budget for the verbatim part plus two memories only.
+    const verbatim = all.out.messages.reduce(
+      (s, m) => s + tokenizer.countMessage(m.role, m.text),
+      0,
+    );
+    const two = all.out.memories
+      .filter((m) => m.id === 'm5' || m.id === 'm9')
+      .reduce(
+        (s, m) => s + m.tokens,
+        tokenizer.count('Relevant memories (retrieved automatically):\n'),
+      );
+    const tight = await run(history, undefined, verbatim + two);
+    expect(tight.out.memories.map((m) => m.id)).toEqual(['m5', 'm9']);
+    expect(tight.out.tokens).toBeLessThanOrEqual(verbatim + two);
+  });
+
+  it('F7: a pinned item goes in before higher-R items', async () => {
+    const first = await run(conversation(talk), undefined);
+    const pinned = pinMemory(first.state, 'm1');
+    expect(pinned.ok).toBe(true);
+    if (!pinned.ok) return;
+    const history = conversation([...talk, ['assistant', 'Pasta.'], ['user', 'And sourdough?']]);
+    const rerun = await createForgettingStrategy({ verbatimRounds: 0 }).select(
+      input(history, pinned.value),
+    );
+    expect(rerun.memories[0]!.id).toBe('m1');
+  });
+
+  it('F8: a malformed state is a fault, not silently dropped', () => {
+    expect(() => parseForgettingState({ version: 1 })).toThrowError(/malformed/);
+    const bad = { ...parseForgettingState(undefined), items: { x: {} } };
+    expect(() => parseForgettingState(bad)).toThrowError(/partition/);
+  });
+});
+
+describe('forgetting operations', () => {
+  it('F9: pin, unpin, forget now and promote move items and report misuse as values', async () => {
+    const { state } = await run(conversation(talk), undefined);
+    const forgotten = forgetMemoryNow(state, 'm1');
+    expect(forgotten.ok && forgotten.value.longTerm).toEqual(['m1']);
+    if (!forgotten.ok) return;
+    const again = forgetMemoryNow(forgotten.value, 'm1');
+    expect(again.ok ? null : again.error.type).toBe('wrong_container');
+    const promoted = promoteMemory(forgotten.value, 'm1');
+    expect(promoted.ok && promoted.value.shortTerm).toEqual(['m3', 'm1']);
+    expect(promoted.ok && promoted.value.items.m1!.forget).toBe(0);
+    const pinnedFromLong = pinMemory(forgotten.value, 'm1');
+    expect(pinnedFromLong.ok && pinnedFromLong.value.items.m1!.pinned).toBe(true);
+    expect(pinnedFromLong.ok && pinnedFromLong.value.shortTerm).toContain('m1');
+    if (!pinnedFromLong.ok) return;
+    const unpinned = unpinMemory(pinnedFromLong.value, 'm1');
+    expect(unpinned.ok && unpinned.value.items.m1!.pinned).toBe(false);
+    const missing = promoteMemory(state, 'nope');
+    expect(missing.ok ? null : missing.error.type).toBe('unknown_item');
+  });
+});
