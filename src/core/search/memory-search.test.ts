@@ -1,0 +1,250 @@
+import 'fake-indexeddb/auto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { LocalVectorIndex } from '../../adapters/search/local-vector-index';
+import { MiniSearchLexicalIndex } from '../../adapters/search/minisearch-lexical-index';
+import { openMemoryStore, type DexieMemoryStore } from '../../adapters/storage/dexie';
+import {
+  sampleAgent,
+  sampleMessage,
+  samplePassage,
+} from '../../adapters/storage/dexie/sample-records';
+import type { Message, MessageRole } from '../model';
+import type { Embedder } from '../ports/embedder';
+import type { NewMessage } from '../ports/memory-store';
+import type { SearchQuery } from '../ports/memory-search';
+import { createMemorySearch, type LociMemorySearch } from './memory-search';
+import { tokenize } from './tokenize';
+
+const DIM = 16;
+/** Words of one concept share a dimension, so "dog" and "puppy" are neighbours. */
+const CONCEPTS: Record<string, number> = {
+  dog: 0,
+  puppy: 0,
+  hound: 0,
+  cat: 1,
+  kitten: 1,
+  birthday: 2,
+  生日: 2,
+  cake: 3,
+  coffee: 4,
+  espresso: 4,
+};
+
+function conceptEmbedder(): Embedder & { calls: number } {
+  const embed = (text: string) => {
+    const v = new Float32Array(DIM);
+    for (const t of tokenize(text)) {
+      const c = CONCEPTS[t];
+      if (c !== undefined) v[c] = v[c]! + 1;
+      else v[8 + (t.charCodeAt(0) % 8)]! += 0.05;
+    }
+    return v;
+  };
+  return {
+    modelId: 'concepts',
+    dimension: DIM,
+    calls: 0,
+    async embedPassages(texts) {
+      this.calls += texts.length;
+      return texts.map(embed);
+    },
+    async embedQuery(text) {
+      return embed(text);
+    },
+  };
+}
+
+const NOW = 1_800_000_000_000;
+const DAY = 86_400_000;
+const clock = { now: () => NOW };
+const stores: DexieMemoryStore[] = [];
+afterEach(() => stores.splice(0).forEach((s) => s.close()));
+let dbs = 0;
+
+async function setup(withEmbedder = true) {
+  dbs += 1;
+  const store = await openMemoryStore(`search-test-${dbs}-${Date.now()}`);
+  stores.push(store);
+  const embedder = withEmbedder ? conceptEmbedder() : null;
+  const make = () =>
+    createMemorySearch({
+      store,
+      lexical: new MiniSearchLexicalIndex(),
+      vectors: withEmbedder ? new LocalVectorIndex(DIM) : null,
+      embedder,
+      clock,
+      vectorStore: store,
+    });
+  const search = make();
+  await store.apply({ agents: [sampleAgent('a'), sampleAgent('b')] });
+  await search.loadAgent('a');
+  const write = async (messages: NewMessage[]): Promise<Message[]> => {
+    const { messages: written } = await store.apply({ messages });
+    await search.indexMessages(written);
+    return written;
+  };
+  return { store, search, embedder, write, make };
+}
+
+const q = (over: Partial<SearchQuery>): SearchQuery => ({
+  agentId: 'a',
+  text: '',
+  kinds: ['message', 'passage'],
+  mode: 'lexical',
+  page: 1,
+  pageSize: 10,
+  ...over,
+});
+const msg = (id: string, text: string, daysAgo: number, role: MessageRole = 'user') =>
+  sampleMessage('a', id, text, NOW - daysAgo * DAY, role);
+const ids = (page: { hits: { id: string }[] }) => page.hits.map((h) => h.id);
+
+describe('createMemorySearch', () => {
+  it('R2: a Chinese query finds the Chinese message through the search module', async () => {
+    const { search, write } = await setup();
+    await write([msg('m1', '我的生日是五月', 3), msg('m2', '今天下雨', 2)]);
+    const page = await search.search(q({ text: '生日' }));
+    expect(ids(page)).toEqual(['m1']);
+    expect(page.hits[0]?.message?.text).toBe('我的生日是五月');
+  });
+
+  it('R5: pages are disjoint, cover every match and report the total', async () => {
+    const { search, write } = await setup();
+    await write(Array.from({ length: 25 }, (_, i) => msg(`c${i}`, `coffee number ${i}`, i)));
+    await write([msg('x', 'tea only', 1)]);
+    const pages = await Promise.all(
+      [1, 2, 3].map((page) => search.search(q({ text: 'coffee', page }))),
+    );
+    expect(pages.map((p) => p.hits.length)).toEqual([10, 10, 5]);
+    expect(pages.every((p) => p.total === 25)).toBe(true);
+    expect(new Set(pages.flatMap(ids)).size).toBe(25);
+    expect((await search.search(q({ text: 'coffee', page: 4 }))).hits).toEqual([]);
+  });
+
+  it('R6: filters by role, date range, source type and excluded ids', async () => {
+    const { store, search, write } = await setup();
+    await write([
+      msg('u', 'cake recipe', 10),
+      msg('as', 'cake is great', 5, 'assistant'),
+      msg('u2', 'more cake', 1),
+    ]);
+    const passages = [
+      samplePassage('a', 'pm', 'cake memory', NOW - 2 * DAY),
+      samplePassage('a', 'pd', 'cake chapter', NOW - 2 * DAY, null, {
+        type: 'document',
+        documentId: 'd',
+        chunk: 0,
+        start: 0,
+        end: 1,
+      }),
+    ];
+    await store.apply({ passages });
+    await search.indexPassages(passages);
+    const sorted = async (over: Partial<SearchQuery>) =>
+      ids(await search.search(q({ text: 'cake', ...over }))).sort();
+    expect(await sorted({ kinds: ['message'], roles: ['assistant'] })).toEqual(['as']);
+    expect(await sorted({ kinds: ['message'], from: NOW - 6 * DAY, to: NOW })).toEqual([
+      'as',
+      'u2',
+    ]);
+    expect(await sorted({ kinds: ['passage'], sourceType: 'document' })).toEqual(['pd']);
+    expect(await sorted({ exclude: ['u', 'pm'] })).toEqual(['as', 'pd', 'u2']);
+    expect(await sorted({ mode: 'hybrid', kinds: ['message'], roles: ['user'] })).toEqual([
+      'u',
+      'u2',
+    ]);
+  });
+
+  it('R7: vector mode finds meaning without shared words ("dog" → "puppy")', async () => {
+    const { search, write } = await setup();
+    await write([msg('p', 'the puppy chewed my shoe', 3), msg('k', 'a kitten slept', 2)]);
+    expect((await search.search(q({ text: 'dog' }))).total).toBe(0);
+    const page = await search.search(q({ text: 'dog', mode: 'vector' }));
+    expect(ids(page)[0]).toBe('p');
+    expect(search.semantic).toBe(true);
+  });
+
+  it('R8: hybrid ranks a memory found by both lists first, and the newer of equals higher', async () => {
+    const { search, write } = await setup();
+    await write([
+      msg('lex', 'dog walking schedule', 5), // lexical + vector
+      msg('vec', 'the hound barked', 5), // vector only
+      msg('old', 'schedule for dog food', 300),
+      msg('new', 'schedule for dog food', 1),
+    ]);
+    const page = await search.search(q({ text: 'dog schedule', mode: 'hybrid' }));
+    expect(ids(page).slice(0, 1)).toEqual(['lex']);
+    expect(ids(page).indexOf('new')).toBeLessThan(ids(page).indexOf('old'));
+    expect(ids(page)).toContain('vec');
+    expect(page.total).toBe(4);
+  });
+
+  it('R9: without an embedder, vector mode is empty and hybrid is the lexical ranking', async () => {
+    const { search, write } = await setup(false);
+    await write([msg('a1', 'dog park', 3), msg('a2', 'dog dog dog', 2), msg('a3', 'puppy', 1)]);
+    expect(search.semantic).toBe(false);
+    expect(await search.search(q({ text: 'dog', mode: 'vector' }))).toMatchObject({
+      hits: [],
+      total: 0,
+    });
+    const lexical = ids(await search.search(q({ text: 'dog' })));
+    const hybrid = ids(await search.search(q({ text: 'dog', mode: 'hybrid' })));
+    expect(hybrid).toEqual(lexical);
+    expect(hybrid).not.toContain('a3');
+  });
+
+  it('R13: tool, system and event messages are not indexed for recall by default', async () => {
+    const { search, write } = await setup();
+    await write([
+      msg('t', 'coffee tool output', 1, 'tool'),
+      msg('s', 'coffee system', 1, 'system'),
+      msg('e', 'coffee event', 1, 'event'),
+      msg('u', 'coffee', 1),
+    ]);
+    expect(ids(await search.search(q({ text: 'coffee', mode: 'hybrid' })))).toEqual(['u']);
+  });
+
+  it('R14: loadAgent rebuilds both indexes from the store without re-embedding, per agent', async () => {
+    const { store, search, write, embedder, make } = await setup();
+    await write([msg('m1', 'my puppy is called Rex', 2)]);
+    const passage = samplePassage('a', 'p1', 'espresso machine manual', NOW - DAY);
+    await store.apply({ passages: [passage] });
+    await search.indexPassages([passage]); // embeds it and saves the embedding
+    expect((await store.getPassages(['p1']))[0]?.embeddingModel).toBe('concepts');
+    await store.apply({ messages: [sampleMessage('b', 'mb', 'puppy of agent b', NOW)] });
+    const calls = embedder!.calls;
+
+    const reopened: LociMemorySearch = make();
+    await reopened.loadAgent('a');
+    expect(embedder!.calls).toBe(calls);
+    expect(ids(await reopened.search(q({ text: 'dog', mode: 'vector' })))).toEqual(['m1']);
+    expect(ids(await reopened.search(q({ text: 'coffee', mode: 'vector' })))).toEqual(['p1']);
+    expect(ids(await reopened.search(q({ text: 'puppy' })))).toEqual(['m1']);
+    // searching another agent switches the indexes to it
+    expect(ids(await reopened.search(q({ agentId: 'b', text: 'puppy' })))).toEqual(['mb']);
+    expect(reopened.agentId).toBe('b');
+  });
+
+  it('R15: removed passages leave every mode', async () => {
+    const { store, search } = await setup();
+    const ps = [
+      samplePassage('a', 'p1', 'cat facts', NOW),
+      samplePassage('a', 'p2', 'cat care', NOW),
+    ];
+    await store.apply({ passages: ps });
+    await search.indexPassages(ps);
+    await search.removePassages('a', ['p1']);
+    for (const mode of ['lexical', 'vector', 'hybrid'] as const) {
+      expect(ids(await search.search(q({ text: 'cat', mode })))).toEqual(['p2']);
+    }
+  });
+
+  it('R16: searchByDate pages conversation messages in a date range, oldest first, with the total', async () => {
+    const { search, write } = await setup();
+    await write(Array.from({ length: 12 }, (_, i) => msg(`d${i}`, `day ${i}`, 12 - i)));
+    await write([msg('tool', 'x', 5, 'tool')]);
+    const page = await search.searchByDate('a', NOW - 10 * DAY, NOW - 3 * DAY, 2, 5);
+    expect(page.total).toBe(8);
+    expect(ids(page)).toEqual(['d7', 'd8', 'd9']);
+  });
+});

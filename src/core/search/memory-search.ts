@@ -1,0 +1,344 @@
+import type { AgentId, Message, MessageRole, Passage } from '../model';
+import type { Clock } from '../ports/clock';
+import type { Embedder } from '../ports/embedder';
+import type { LexicalDoc, LexicalIndex } from '../ports/lexical-index';
+import type { MemorySearch, SearchHit, SearchPage, SearchQuery } from '../ports/memory-search';
+import type { MemoryStore } from '../ports/memory-store';
+import type { VectorEntry, VectorIndex, VectorKind } from '../ports/vector-index';
+import type { EpochMs } from '../units';
+import { fuseRanks, RRF_K, type RankedId } from './fuse-ranks';
+import type { VectorStore } from './vector-store';
+
+/** Roles indexed for recall by default: tool results, system text and events are noise. */
+export const DEFAULT_INDEXED_ROLES: readonly MessageRole[] = ['user', 'assistant'];
+/** How deep the vector list goes (a vector search "matches" its best `depth` rows). */
+export const DEFAULT_VECTOR_DEPTH = 200;
+const DAY_MS = 86_400_000;
+/** Rows read per store query while loading an agent. */
+const LOAD_CHUNK = 5_000;
+/** Lexical hits asked for: all of them, so totals are exact. */
+const ALL = Number.MAX_SAFE_INTEGER;
+
+export interface MemorySearchDeps {
+  store: MemoryStore;
+  lexical: LexicalIndex;
+  vectors: VectorIndex | null;
+  embedder: Embedder | null;
+  clock: Clock;
+  /** Where message embeddings persist; without it messages are embedded but not saved. */
+  vectorStore?: VectorStore | null;
+  /** Roles of messages worth indexing (default user + assistant). */
+  indexedRoles?: readonly MessageRole[];
+  /** Recency term weight in hybrid mode; default a quarter of a rank-1 RRF score. */
+  recencyWeight?: number;
+  recencyHalfLifeMs?: number;
+  vectorDepth?: number;
+}
+
+/** The search module, plus whether semantic (vector) search is available. */
+export interface LociMemorySearch extends MemorySearch {
+  /**
+   * False without an embedder or vector index: then `vector` mode returns an empty page and
+   * `hybrid` is lexical ranking (plus recency).
+   */
+  readonly semantic: boolean;
+  /** The agent whose indexes are loaded, or null. */
+  readonly agentId: AgentId | null;
+}
+
+interface Meta {
+  kind: VectorKind;
+  at: EpochMs;
+  /** Message role or passage source type. */
+  tag: string;
+}
+
+/** Builds the {@link MemorySearch} over the given indexes; indexes hold one agent at a time. */
+export function createMemorySearch(deps: MemorySearchDeps): LociMemorySearch {
+  const { store, lexical, clock } = deps;
+  const roles = new Set<string>(deps.indexedRoles ?? DEFAULT_INDEXED_ROLES);
+  const recencyWeight = deps.recencyWeight ?? 0.25 / (RRF_K + 1);
+  const halfLife = deps.recencyHalfLifeMs ?? 30 * DAY_MS;
+  const vectorDepth = deps.vectorDepth ?? DEFAULT_VECTOR_DEPTH;
+  const semantic = deps.embedder !== null && deps.vectors !== null;
+  const meta = new Map<string, Meta>();
+  let active: AgentId | null = null;
+  let generation = 0;
+  let loading: Promise<void> | null = null;
+
+  const usable = (p: Passage): p is Passage & { embedding: Float32Array } =>
+    p.embedding !== null &&
+    deps.embedder !== null &&
+    p.embeddingModel === deps.embedder.modelId &&
+    p.embedding.length === deps.embedder.dimension;
+
+  function indexLexically(docs: LexicalDoc[]): void {
+    for (const d of docs) meta.set(d.id, { kind: d.kind, at: d.at, tag: d.tag });
+    lexical.add(docs);
+  }
+
+  const messageDoc = (m: Message): LexicalDoc => ({
+    id: m.id,
+    kind: 'message',
+    text: m.text,
+    at: m.at,
+    tag: m.role,
+  });
+  const passageDoc = (p: Passage): LexicalDoc => ({
+    id: p.id,
+    kind: 'passage',
+    text: p.text,
+    at: p.at,
+    tag: p.source.type,
+  });
+
+  async function embedMessages(agentId: AgentId, messages: Message[], gen: number): Promise<void> {
+    const embedder = deps.embedder;
+    if (!embedder || !deps.vectors || messages.length === 0) return;
+    const vectors = await embedder.embedPassages(messages.map((m) => m.text));
+    if (gen !== generation) return; // the agent was switched while we embedded
+    const d = embedder.dimension;
+    const data = new Float32Array(messages.length * d);
+    vectors.forEach((v, i) => data.set(v, i * d));
+    await deps.vectors.add(
+      messages.map((m, i) => ({ id: m.id, kind: 'message', vector: vectors[i]! })),
+    );
+    await deps.vectorStore?.putVectors(agentId, {
+      kind: 'message',
+      modelId: embedder.modelId,
+      dimension: d,
+      ids: messages.map((m) => m.id),
+      data,
+    });
+  }
+
+  async function load(agentId: AgentId, gen: number): Promise<void> {
+    if (meta.size > 0) lexical.remove([...meta.keys()]);
+    meta.clear();
+    await deps.vectors?.clear();
+    const embedder = deps.embedder;
+    const lastSeq = await store.lastSeq(agentId);
+    for (let fromSeq = 1; fromSeq <= lastSeq; fromSeq += LOAD_CHUNK) {
+      const chunk = await store.queryMessages(agentId, {
+        fromSeq,
+        toSeq: fromSeq + LOAD_CHUNK - 1,
+      });
+      if (gen !== generation) return;
+      indexLexically(chunk.filter((m) => roles.has(m.role)).map(messageDoc));
+    }
+    for (let offset = 0; ; offset += LOAD_CHUNK) {
+      const chunk = await store.queryPassages(agentId, { offset, limit: LOAD_CHUNK });
+      if (gen !== generation) return;
+      indexLexically(chunk.map(passageDoc));
+      if (semantic) {
+        const entries = chunk
+          .filter(usable)
+          .map((p): VectorEntry => ({ id: p.id, kind: 'passage', vector: p.embedding }));
+        await deps.vectors?.add(entries);
+      }
+      if (chunk.length < LOAD_CHUNK) break;
+    }
+    if (semantic && embedder && deps.vectorStore) {
+      const batches = await deps.vectorStore.loadVectors(agentId, embedder.modelId);
+      if (gen !== generation) return;
+      for (const b of batches) {
+        if (b.dimension !== embedder.dimension) continue;
+        const entries: VectorEntry[] = [];
+        b.ids.forEach((id, i) => {
+          if (meta.has(id))
+            entries.push({
+              id,
+              kind: b.kind,
+              vector: b.data.subarray(i * b.dimension, (i + 1) * b.dimension),
+            });
+        });
+        await deps.vectors?.add(entries);
+      }
+    }
+  }
+
+  async function loadAgent(agentId: AgentId): Promise<void> {
+    generation += 1;
+    const gen = generation;
+    active = agentId;
+    const run = load(agentId, gen);
+    loading = run;
+    try {
+      await run;
+    } finally {
+      if (loading === run) loading = null;
+    }
+  }
+
+  async function ready(agentId: AgentId): Promise<void> {
+    if (active !== agentId) await loadAgent(agentId);
+    else if (loading) await loading;
+  }
+
+  function matcher(q: SearchQuery): (id: string) => boolean {
+    const kinds = new Set(q.kinds);
+    const roleSet = q.roles ? new Set<string>(q.roles) : null;
+    const exclude = new Set(q.exclude ?? []);
+    return (id) => {
+      const m = meta.get(id);
+      if (!m || exclude.has(id) || !kinds.has(m.kind)) return false;
+      if (q.from !== undefined && m.at < q.from) return false;
+      if (q.to !== undefined && m.at > q.to) return false;
+      if (m.kind === 'message') return roleSet === null || roleSet.has(m.tag);
+      return q.sourceType === undefined || m.tag === q.sourceType;
+    };
+  }
+
+  async function vectorList(
+    q: SearchQuery,
+    keep: (id: string) => boolean,
+  ): Promise<{ id: string; score: number }[]> {
+    if (!semantic || !deps.embedder || !deps.vectors || q.text.trim() === '') return [];
+    const query = await deps.embedder.embedQuery(q.text);
+    const depth = Math.max(vectorDepth, q.page * q.pageSize);
+    const filtered =
+      q.roles || q.from !== undefined || q.to !== undefined || q.sourceType || q.exclude?.length;
+    const hits = await deps.vectors.search(query, {
+      k: filtered ? depth * 4 : depth,
+      kinds: q.kinds,
+    });
+    return hits.filter((h) => h.score > 0 && keep(h.id)).slice(0, depth);
+  }
+
+  async function toPage(
+    ranked: { id: string; score: number }[],
+    q: SearchQuery,
+  ): Promise<SearchPage> {
+    const start = (q.page - 1) * q.pageSize;
+    const slice = ranked.slice(start, start + q.pageSize);
+    const messageIds = slice.filter((r) => meta.get(r.id)?.kind === 'message').map((r) => r.id);
+    const passageIds = slice.filter((r) => meta.get(r.id)?.kind === 'passage').map((r) => r.id);
+    const [messages, passages] = await Promise.all([
+      messageIds.length ? store.getMessages(messageIds) : Promise.resolve([]),
+      passageIds.length ? store.getPassages(passageIds) : Promise.resolve([]),
+    ]);
+    const byId = new Map<string, Message | Passage>();
+    for (const m of messages) byId.set(m.id, m);
+    for (const p of passages) byId.set(p.id, p);
+    const hits: SearchHit[] = [];
+    for (const r of slice) {
+      const record = byId.get(r.id);
+      if (!record) continue; // written to the index but deleted from the store since
+      const kind = meta.get(r.id)!.kind;
+      hits.push(
+        kind === 'message'
+          ? {
+              id: r.id,
+              kind,
+              score: r.score,
+              text: record.text,
+              at: record.at,
+              message: record as Message,
+            }
+          : {
+              id: r.id,
+              kind,
+              score: r.score,
+              text: record.text,
+              at: record.at,
+              passage: record as Passage,
+            },
+      );
+    }
+    return { hits, total: ranked.length, page: q.page, pageSize: q.pageSize };
+  }
+
+  const search = async (q: SearchQuery): Promise<SearchPage> => {
+    await ready(q.agentId);
+    const keep = matcher(q);
+    const lexicalHits = () =>
+      q.mode === 'vector' || q.text.trim() === ''
+        ? []
+        : lexical
+            .search({ text: q.text, k: ALL, kinds: q.kinds, from: q.from, to: q.to })
+            .filter((h) => keep(h.id));
+    switch (q.mode) {
+      case 'lexical':
+        return toPage(lexicalHits(), q);
+      case 'vector':
+        return toPage(await vectorList(q, keep), q);
+      case 'hybrid': {
+        const withAt = (list: { id: string }[]): RankedId[] =>
+          list.map((h) => ({ id: h.id, at: meta.get(h.id)!.at }));
+        const fused = fuseRanks([withAt(lexicalHits()), withAt(await vectorList(q, keep))], {
+          now: clock.now(),
+          recencyWeight,
+          recencyHalfLifeMs: halfLife,
+        });
+        return toPage(fused, q);
+      }
+    }
+  };
+
+  return {
+    get semantic() {
+      return semantic;
+    },
+    get agentId() {
+      return active;
+    },
+    search,
+    async searchByDate(agentId, from, to, page, pageSize) {
+      const query = { from, to, roles: [...roles] as MessageRole[] };
+      const [messages, total] = await Promise.all([
+        store.queryMessages(agentId, { ...query, offset: (page - 1) * pageSize, limit: pageSize }),
+        store.countMessages(agentId, query),
+      ]);
+      const hits = messages.map((m): SearchHit => ({
+        id: m.id,
+        kind: 'message',
+        score: 1,
+        text: m.text,
+        at: m.at,
+        message: m,
+      }));
+      return { hits, total, page, pageSize };
+    },
+    async indexMessages(messages) {
+      if (active === null) return; // loadAgent reads them from the store later
+      const agentId = active;
+      const mine = messages.filter((m) => m.agentId === agentId && roles.has(m.role));
+      indexLexically(mine.map(messageDoc));
+      await embedMessages(agentId, mine, generation);
+    },
+    async indexPassages(passages) {
+      if (active === null) return;
+      const agentId = active;
+      const gen = generation;
+      const mine = passages.filter((p) => p.agentId === agentId);
+      indexLexically(mine.map(passageDoc));
+      if (!semantic || !deps.embedder || !deps.vectors) return;
+      const ready = mine.filter(usable);
+      await deps.vectors.add(
+        ready.map((p) => ({ id: p.id, kind: 'passage', vector: p.embedding })),
+      );
+      const missing = mine.filter((p) => !usable(p));
+      if (missing.length === 0) return;
+      const embedder = deps.embedder;
+      const vectors = await embedder.embedPassages(missing.map((p) => p.text));
+      if (gen !== generation) return;
+      const embedded = missing.map((p, i) => ({
+        ...p,
+        embedding: vectors[i]!,
+        embeddingModel: embedder.modelId,
+        dimension: embedder.dimension,
+      }));
+      await store.apply({ passages: embedded });
+      await deps.vectors.add(
+        embedded.map((p) => ({ id: p.id, kind: 'passage', vector: p.embedding })),
+      );
+    },
+    async removePassages(agentId, ids) {
+      if (agentId !== active) return;
+      lexical.remove(ids);
+      for (const id of ids) meta.delete(id);
+      await deps.vectors?.remove(ids);
+    },
+    loadAgent,
+  };
+}
