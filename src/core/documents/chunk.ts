@@ -1,6 +1,6 @@
 import { estimateTokens } from '../tokens/estimate-tokenizer';
 import type { Chars, Tokens } from '../units';
-import type { ParsedDocument } from './parsed-document';
+import type { DocumentSection, ParsedDocument } from './parsed-document';
 import { textUnits, wordTailStart, type Measure, type TextUnit } from './text-units';
 
 /** Sizes of the chunker, in tokens as `measure` counts them. */
@@ -63,7 +63,7 @@ export function* iterateChunks(
   const opts: ChunkOptions = { ...DEFAULT_CHUNK_OPTIONS, ...options };
   const overlap = Math.min(opts.overlapTokens, opts.maxTokens / 2);
   let index = 0;
-  for (const section of document.sections) {
+  for (const section of joinBareHeadings(document.text, document.sections)) {
     // Pieces of over-long sentences leave room for the overlap, so long runs still overlap.
     const pieceTokens = opts.maxTokens - overlap;
     const units = textUnits(document.text, section.start, section.end, pieceTokens, opts.measure);
@@ -90,6 +90,36 @@ export function chunkDocument(
   options: Partial<ChunkOptions> = {},
 ): DocumentChunk[] {
   return Array.from(iterateChunks(document, options));
+}
+
+/**
+ * A section that holds nothing but its heading (`# Guide` right before `## Install`) is joined
+ * to the section nested under it, so no passage is a lone heading.
+ */
+function joinBareHeadings(text: string, sections: readonly DocumentSection[]): DocumentSection[] {
+  const out: DocumentSection[] = [];
+  let carryStart: number | null = null;
+  for (const [k, section] of sections.entries()) {
+    const start: number = carryStart ?? section.start;
+    carryStart = null;
+    const next = sections[k + 1];
+    const bare =
+      section.heading !== undefined &&
+      !/[\p{L}\p{N}]/u.test(section.text.replace(section.heading, ''));
+    const nested =
+      next !== undefined &&
+      next.page === section.page &&
+      next.headingPath.length > section.headingPath.length &&
+      section.headingPath.every((h, i) => next.headingPath[i] === h);
+    if (bare && nested) carryStart = start;
+    else
+      out.push(
+        start === section.start
+          ? section
+          : { ...section, start, text: text.slice(start, section.end) },
+      );
+  }
+  return out;
 }
 
 /** Greedy packing of one section's units into `[start, end)` chunk ranges. */

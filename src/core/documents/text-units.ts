@@ -122,7 +122,9 @@ function fitRange(
     );
   }
   return packRanges(text, wordRanges(text, start, end), maxTokens, measure).flatMap(([a, b]) =>
-    measure(text.slice(a, b)) <= maxTokens ? [[a, b]] : codePointPieces(text, a, b, maxTokens, measure),
+    measure(text.slice(a, b)) <= maxTokens
+      ? [[a, b]]
+      : codePointPieces(text, a, b, maxTokens, measure),
   );
 }
 
