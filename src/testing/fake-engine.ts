@@ -66,15 +66,22 @@ export class FakeEngine implements LlmEngine {
       );
     }
     if (request.signal?.aborted) throw new AppError('cancelled', 'Generation was cancelled.');
-    const next = this.outputs.length > 0 ? this.outputs.shift() : this.options.rule?.(request, callIndex);
-    if (next === undefined) throw new AppError('internal', `FakeEngine has no output for call ${callIndex}.`);
+    const next =
+      this.outputs.length > 0 ? this.outputs.shift() : this.options.rule?.(request, callIndex);
+    if (next === undefined)
+      throw new AppError('internal', `FakeEngine has no output for call ${callIndex}.`);
     if (next instanceof Error) throw next;
     for (let i = 0; i < next.length; i += 7) {
       await Promise.resolve();
       if (request.signal?.aborted) throw new AppError('cancelled', 'Generation was cancelled.');
       request.onDelta?.(next.slice(i, i + 7));
     }
-    return { text: next, finishReason: 'stop', promptTokens: prompt, completionTokens: this.tok.count(next) };
+    return {
+      text: next,
+      finishReason: 'stop',
+      promptTokens: prompt,
+      completionTokens: this.tok.count(next),
+    };
   }
 
   interrupt(): Promise<void> {

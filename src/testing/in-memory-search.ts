@@ -38,7 +38,15 @@ export class InMemorySearch implements MemorySearch {
         if (query.roles && !query.roles.includes(message.role)) continue;
         if (!inRange(message.at)) continue;
         const s = score(message.text);
-        if (s > 0) hits.push({ id: message.id, kind: 'message', score: s, text: message.text, at: message.at, message });
+        if (s > 0)
+          hits.push({
+            id: message.id,
+            kind: 'message',
+            score: s,
+            text: message.text,
+            at: message.at,
+            message,
+          });
       }
     }
     if (query.kinds.includes('passage')) {
@@ -47,7 +55,15 @@ export class InMemorySearch implements MemorySearch {
         if (query.sourceType && passage.source.type !== query.sourceType) continue;
         if (!inRange(passage.at)) continue;
         const s = score(passage.text);
-        if (s > 0) hits.push({ id: passage.id, kind: 'passage', score: s, text: passage.text, at: passage.at, passage });
+        if (s > 0)
+          hits.push({
+            id: passage.id,
+            kind: 'passage',
+            score: s,
+            text: passage.text,
+            at: passage.at,
+            passage,
+          });
       }
     }
     hits.sort((a, b) => b.score - a.score || b.at - a.at || a.id.localeCompare(b.id));
@@ -93,5 +109,10 @@ export class InMemorySearch implements MemorySearch {
 
 function page(hits: SearchHit[], pageNumber: number, pageSize: number): SearchPage {
   const start = (pageNumber - 1) * pageSize;
-  return { hits: hits.slice(start, start + pageSize), total: hits.length, page: pageNumber, pageSize };
+  return {
+    hits: hits.slice(start, start + pageSize),
+    total: hits.length,
+    page: pageNumber,
+    pageSize,
+  };
 }

@@ -105,7 +105,8 @@ export class InMemoryStore implements MemoryStore {
     for (const [key, block] of this.blocks) if (block.agentId === id) this.blocks.delete(key);
     for (const message of this.byAgent.get(id) ?? []) this.messages.delete(message.id);
     this.byAgent.delete(id);
-    for (const [key, passage] of this.passages) if (passage.agentId === id) this.passages.delete(key);
+    for (const [key, passage] of this.passages)
+      if (passage.agentId === id) this.passages.delete(key);
     return Promise.resolve();
   }
 

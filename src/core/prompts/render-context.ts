@@ -24,7 +24,9 @@ export function renderToolsSection(tools: readonly ToolSpec[]): string {
   const lines = ['Tools (function(arguments): what it does. Example step):'];
   for (const tool of tools) {
     const params = tool.params.map((p) => (p.required ? p.name : `${p.name}?`)).join(', ');
-    lines.push(`- ${tool.name}(${params}): ${tool.description}${tool.avoid ? ` ${tool.avoid}` : ''}`);
+    lines.push(
+      `- ${tool.name}(${params}): ${tool.description}${tool.avoid ? ` ${tool.avoid}` : ''}`,
+    );
     lines.push(`  ${tool.example}`);
   }
   return lines.join('\n');
@@ -51,9 +53,10 @@ export function renderSummarySection(summary: Summary | undefined): string {
 
 export function renderMemoriesSection(memories: readonly ContextMemory[]): string {
   if (memories.length === 0) return '';
-  return ['Relevant memories (retrieved automatically):', ...memories.map((m) => `- ${m.text}`)].join(
-    '\n',
-  );
+  return [
+    'Relevant memories (retrieved automatically):',
+    ...memories.map((m) => `- ${m.text}`),
+  ].join('\n');
 }
 
 /** One line of the relevant-memories section for a recall message. */
@@ -74,12 +77,18 @@ export function renderArchivalMemory(id: string, text: string): string {
 export function renderMessage(message: Message): ChatTurn {
   switch (message.role) {
     case 'user':
-      return { role: 'user', content: message.speaker ? `${message.speaker}: ${message.text}` : message.text };
+      return {
+        role: 'user',
+        content: message.speaker ? `${message.speaker}: ${message.text}` : message.text,
+      };
     case 'assistant':
       return {
         role: 'assistant',
         content: message.toolCall
-          ? JSON.stringify({ function: message.toolCall.name, arguments: message.toolCall.arguments })
+          ? JSON.stringify({
+              function: message.toolCall.name,
+              arguments: message.toolCall.arguments,
+            })
           : message.text,
       };
     case 'tool':

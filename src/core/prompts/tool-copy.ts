@@ -32,10 +32,15 @@ export const TOOL_COPY = {
     example:
       '{"thinking":"She moved.","function":"core_memory_replace","arguments":{"label":"human","old_content":"Lives in Lyon.","new_content":"Lives in Porto."},"request_heartbeat":true}',
     avoid: 'Do not paraphrase old_content: copy it from the block.',
-    params: { label: 'block label', old_content: 'exact text to replace', new_content: 'replacement' },
+    params: {
+      label: 'block label',
+      old_content: 'exact text to replace',
+      new_content: 'replacement',
+    },
   },
   conversation_search: {
-    description: 'Search all past messages (recall memory) by words and meaning; 5 results per page.',
+    description:
+      'Search all past messages (recall memory) by words and meaning; 5 results per page.',
     example:
       '{"thinking":"When did he mention the trip?","function":"conversation_search","arguments":{"query":"trip to Kyoto","page":1},"request_heartbeat":true}',
     params: { query: 'what to look for', page: 'page number, from 1' },
@@ -44,7 +49,11 @@ export const TOOL_COPY = {
     description: 'List past messages between two dates (YYYY-MM-DD, inclusive); 5 per page.',
     example:
       '{"thinking":"What did we talk about last week?","function":"conversation_search_date","arguments":{"start":"2026-03-02","end":"2026-03-08","page":1},"request_heartbeat":true}',
-    params: { start: 'first day, YYYY-MM-DD', end: 'last day, YYYY-MM-DD', page: 'page number, from 1' },
+    params: {
+      start: 'first day, YYYY-MM-DD',
+      end: 'last day, YYYY-MM-DD',
+      page: 'page number, from 1',
+    },
   },
   archival_memory_insert: {
     description: 'Save a note to archival memory (long-term, searchable, not always visible).',
@@ -53,7 +62,8 @@ export const TOOL_COPY = {
     params: { content: 'the note, self-contained' },
   },
   archival_memory_search: {
-    description: 'Search archival memory (notes and documents) by words and meaning; 5 results per page.',
+    description:
+      'Search archival memory (notes and documents) by words and meaning; 5 results per page.',
     example:
       '{"thinking":"Look it up in her notes.","function":"archival_memory_search","arguments":{"query":"lentil soup recipe","page":1},"request_heartbeat":true}',
     params: { query: 'what to look for', page: 'page number, from 1' },

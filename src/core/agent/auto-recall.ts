@@ -1,0 +1,82 @@
+/**
+ * Automatic recall (A11, A12): before a turn, one hybrid search over recall and archival with
+ * the trigger text plus a little recent context, leaving out what the prompt already holds.
+ * The hits become rendered memory lines; the strategy fits them into `recallBudget`. This is
+ * what makes memory work when a small model never calls a search tool.
+ */
+import type { ContextMemory } from '../context/strategy';
+import type { Agent, Message } from '../model';
+import type { MemorySearch } from '../ports/memory-search';
+import { renderArchivalMemory, renderRecallMemory } from '../prompts/render-context';
+import type { Chars } from '../units';
+
+/** Hits fetched per turn; more than fit, so the budget (not the page) decides. */
+export const RECALL_CANDIDATES = 10;
+/** Longest memory line. */
+export const RECALL_LINE_CHARS: Chars = 240;
+/** Recent context added to the query. */
+export const RECALL_CONTEXT_CHARS: Chars = 200;
+
+export interface AutoRecallInput {
+  agent: Agent;
+  search: MemorySearch;
+  /** The trigger's text (user message or event). */
+  query: string;
+  /** The in-context queue (its ids are excluded; its latest reply joins the query). */
+  queue: readonly Message[];
+}
+
+function clip(text: string, chars: Chars): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length <= chars ? flat : `${flat.slice(0, chars - 1)}…`;
+}
+
+/** The query: the trigger, then the latest assistant reply in the queue (A11). */
+export function recallQuery(query: string, queue: readonly Message[]): string {
+  const reply = [...queue]
+    .reverse()
+    .find((m) => m.role === 'assistant' && m.toolCall?.name === 'send_message');
+  return reply ? `${query}\n${clip(reply.text, RECALL_CONTEXT_CHARS)}` : query;
+}
+
+export async function autoRecall(input: AutoRecallInput): Promise<ContextMemory[]> {
+  if (!input.agent.autoRecall || input.query.trim() === '') return [];
+  const page = await input.search.search({
+    agentId: input.agent.id,
+    text: recallQuery(input.query, input.queue),
+    kinds: ['message', 'passage'],
+    mode: 'hybrid',
+    page: 1,
+    pageSize: RECALL_CANDIDATES,
+    exclude: input.queue.map((m) => m.id),
+  });
+  const memories: ContextMemory[] = [];
+  for (const hit of page.hits) {
+    if (hit.kind === 'message') {
+      const message = hit.message;
+      // Tool output and alerts are the loop's own chatter, not memories.
+      if (
+        !message ||
+        (message.role !== 'user' && message.role !== 'assistant') ||
+        message.text === ''
+      )
+        continue;
+      memories.push({
+        id: hit.id,
+        text: clip(renderRecallMemory(message), RECALL_LINE_CHARS),
+        tokens: 0,
+        origin: 'recall',
+        score: hit.score,
+      });
+    } else {
+      memories.push({
+        id: hit.id,
+        text: clip(renderArchivalMemory(hit.id, hit.text), RECALL_LINE_CHARS),
+        tokens: 0,
+        origin: 'archival',
+        score: hit.score,
+      });
+    }
+  }
+  return memories;
+}

@@ -1,0 +1,85 @@
+/**
+ * A new agent as one change set (A14): the Agent row with default budgets for its window and
+ * the two Letta-style core blocks, `persona` and `human`, each at version 1 with a `system`
+ * history row.
+ */
+import { defaultBudgets } from '../context/default-budgets';
+import type { Agent, AgentId, AgentKind, CoreBlock, ForgettingSettings } from '../model';
+import type { BlockWrite, ChangeSet } from '../ports/memory-store';
+import type { Chars, EpochMs, Tokens } from '../units';
+
+/** Characters per core block in a 4k window: two blocks ≈ 400–550 tokens when full. */
+export const DEFAULT_BLOCK_CHARS: Chars = 800;
+
+export const DEFAULT_PERSONA =
+  'I am Loci, a warm, curious companion. I remember what matters to the user and say so honestly when I do not know.';
+
+/** Forgetting-curve defaults (seed 001 requires R₀ in (0,1) and F₀ > R₀). */
+export const DEFAULT_FORGETTING: ForgettingSettings = {
+  recallThreshold: 0.6,
+  forgetThreshold: 1.5,
+  relevanceTarget: 0.5,
+  maxGram: 3,
+};
+
+export interface NewAgentInput {
+  id: AgentId;
+  name: string;
+  now: EpochMs;
+  kind?: AgentKind;
+  persona?: string;
+  human?: string;
+  modelId?: string | null;
+  window?: Tokens;
+  blockChars?: Chars;
+}
+
+export function createAgentRecord(input: NewAgentInput): { agent: Agent; changes: ChangeSet } {
+  const persona = input.persona ?? DEFAULT_PERSONA;
+  const agent: Agent = {
+    id: input.id,
+    kind: input.kind ?? 'companion',
+    name: input.name,
+    persona,
+    modelId: input.modelId ?? null,
+    strategy: 'memgpt',
+    autoRecall: true,
+    budgets: defaultBudgets(input.window ?? 4096),
+    forgetting: DEFAULT_FORGETTING,
+    createdAt: input.now,
+    updatedAt: input.now,
+  };
+  const block = (label: string, description: string, value: string): BlockWrite => {
+    const row: CoreBlock = {
+      agentId: input.id,
+      label,
+      description,
+      value,
+      charLimit: input.blockChars ?? DEFAULT_BLOCK_CHARS,
+      readOnly: false,
+      updatedAt: input.now,
+      version: 1,
+    };
+    return {
+      block: row,
+      history: {
+        agentId: input.id,
+        label,
+        version: 1,
+        value,
+        source: { type: 'system' },
+        at: input.now,
+      },
+    };
+  };
+  return {
+    agent,
+    changes: {
+      agents: [agent],
+      blocks: [
+        block('persona', 'who you are and how you speak', persona),
+        block('human', 'facts about the user', input.human ?? ''),
+      ],
+    },
+  };
+}

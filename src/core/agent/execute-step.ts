@@ -1,0 +1,184 @@
+/**
+ * One model step (A5–A7): the constrained call, streaming of the `send_message` text, parse +
+ * validate, the tool run, and ONE transaction with the tool's effect, the step's messages, the
+ * StepRecord and the updated TurnRecord (closed when this step ends the turn).
+ */
+import type { Agent, StepRecord, StopReason, TurnRecord } from '../model';
+import type { NewMessage } from '../ports/memory-store';
+import type { Tokenizer } from '../ports/tokenizer';
+import type { ToolRegistry } from '../tools/tool-registry';
+import type { MemoryChange, ToolOutcome } from '../tools/tool';
+import type { AgentDeps } from './agent-deps';
+import { partialMessage } from './partial-message';
+import { parseStep } from './parse-step';
+import type { Prepared } from './prepare-context';
+import { buildStepSchema } from './step-schema';
+import { newMessage } from './store-message';
+import type { TurnEvent } from './turn-events';
+
+/** Longest raw output of an invalid step kept in the queue (the model sees its mistake). */
+const RAW_ECHO_CHARS = 300;
+
+export interface StepInput {
+  deps: AgentDeps;
+  agent: Agent;
+  turn: TurnRecord;
+  step: number;
+  tokenizer: Tokenizer;
+  registry: ToolRegistry;
+  prepared: Prepared;
+  /** Invalid steps in a row before this one. */
+  invalidRun: number;
+  signal?: AbortSignal;
+  emit: (event: TurnEvent) => void;
+}
+
+export interface StepResult {
+  turn: TurnRecord;
+  invalidRun: number;
+  reply?: string;
+  stopReason?: StopReason;
+}
+
+export async function executeStep(input: StepInput): Promise<StepResult> {
+  const { deps, agent, turn, step, tokenizer } = input;
+  const { plan, specs, blocks } = input.prepared;
+  let streamed = '';
+  let shown: string | null = null;
+  const completion = await deps.engine.complete({
+    messages: plan.prompt,
+    maxTokens: agent.budgets.replyReserve,
+    jsonSchema: buildStepSchema(specs),
+    signal: input.signal,
+    onDelta: (delta) => {
+      streamed += delta;
+      const text = partialMessage(streamed);
+      if (text !== null && text !== shown) {
+        shown = text;
+        input.emit({ type: 'message.streamed', turnId: turn.id, step, text, done: false });
+      }
+    },
+  });
+  const raw = completion.text;
+  const parsed = parseStep(raw, input.registry, specs);
+  let outcome: ToolOutcome;
+  if (parsed.type === 'call') {
+    outcome = await parsed.tool.run(parsed.arguments, {
+      agent,
+      blocks,
+      store: deps.store,
+      search: deps.search,
+      clock: deps.clock,
+      ids: deps.ids,
+      turnId: turn.id,
+      step,
+    });
+  } else if (completion.finishReason === 'length') {
+    outcome = {
+      type: 'invalid',
+      feedback: `Your step was cut off after ${agent.budgets.replyReserve} tokens; keep "thinking" to one sentence and the message shorter.`,
+    };
+  } else {
+    outcome = { type: 'invalid', feedback: parsed.feedback };
+  }
+
+  const ok = outcome.type === 'ok';
+  const name = parsed.name ?? null;
+  const args = parsed.type === 'call' ? parsed.arguments : null;
+  const heartbeat = ok ? parsed.heartbeat : true;
+  const result = outcome.type === 'ok' ? outcome.result : outcome.feedback;
+  const reply = outcome.type === 'ok' ? outcome.reply : undefined;
+  const invalidRun = ok ? 0 : input.invalidRun + 1;
+  let stopReason: StopReason | undefined;
+  if (ok && !parsed.heartbeat) stopReason = 'end_turn';
+  else if (!ok && invalidRun >= agent.budgets.maxInvalidSteps) stopReason = 'invalid_tool_call';
+  else if (step >= agent.budgets.maxSteps) stopReason = 'max_steps';
+
+  const at = deps.clock.now();
+  const base = { agentId: agent.id, turnId: turn.id, at };
+  const messages: NewMessage[] = [
+    newMessage(
+      name && args
+        ? {
+            ...base,
+            id: deps.ids.next('msg'),
+            role: 'assistant',
+            text: reply ?? parsed.thinking ?? '',
+            toolCall: { name, arguments: args },
+          }
+        : {
+            ...base,
+            id: deps.ids.next('msg'),
+            role: 'assistant',
+            text: raw.slice(0, RAW_ECHO_CHARS),
+          },
+      tokenizer,
+    ),
+  ];
+  // A reply that ends the turn needs no receipt; anything else is read back next step.
+  if (!(reply !== undefined && stopReason === 'end_turn')) {
+    messages.push(
+      newMessage(
+        {
+          ...base,
+          id: deps.ids.next('msg'),
+          role: 'tool',
+          text: result,
+          toolResult: result,
+          toolCall: {
+            name: name ?? 'step',
+            arguments: name === 'archival_memory_insert' && args ? args : {},
+          },
+        },
+        tokenizer,
+      ),
+    );
+  }
+  const record: StepRecord = {
+    turnId: turn.id,
+    agentId: agent.id,
+    step,
+    raw,
+    ...(parsed.thinking !== undefined ? { thinking: parsed.thinking } : {}),
+    ...(name ? { tool: name } : {}),
+    ...(args ? { arguments: args } : {}),
+    result,
+    ok,
+    heartbeat,
+    at,
+  };
+  const updated: TurnRecord = stopReason
+    ? { ...turn, steps: step, status: 'done', stopReason, endedAt: at }
+    : { ...turn, steps: step };
+  const changes = outcome.type === 'ok' ? (outcome.changes ?? {}) : {};
+  const applied = await deps.store.apply({
+    ...changes,
+    messages: [...(changes.messages ?? []), ...messages],
+    steps: [record],
+    turns: [updated],
+  });
+  await deps.search.indexMessages(applied.messages);
+  if (changes.passages?.length) await deps.search.indexPassages(changes.passages);
+
+  input.emit({
+    type: 'tool.called',
+    turnId: turn.id,
+    step,
+    tool: name,
+    arguments: args,
+    ok,
+    result,
+    heartbeat,
+  });
+  const memory: MemoryChange[] = outcome.type === 'ok' ? (outcome.memory ?? []) : [];
+  if (memory.length > 0)
+    input.emit({ type: 'memory.changed', turnId: turn.id, step, changes: memory });
+  if (reply !== undefined)
+    input.emit({ type: 'message.streamed', turnId: turn.id, step, text: reply, done: true });
+  return {
+    turn: updated,
+    invalidRun,
+    ...(reply !== undefined ? { reply } : {}),
+    ...(stopReason ? { stopReason } : {}),
+  };
+}

@@ -1,0 +1,130 @@
+/**
+ * Plans one step's context and runs the queue manager on it (C6–C8): a flush when the queue no
+ * longer fits, else one memory-pressure alert per crossing of the warning line, then the final
+ * plan. Reads only the in-context queue, the blocks and the latest summary.
+ */
+import {
+  planContext,
+  type ContextPlan,
+  type PlanProblem,
+  type TokenCache,
+} from '../context/plan-context';
+import {
+  assessPressure,
+  flushQueue,
+  isMemoryPressureAlert,
+  MEMORY_PRESSURE,
+  type FlushResult,
+  type Pressure,
+} from '../context/queue-manager';
+import type { ContextMemory, ContextStrategy } from '../context/strategy';
+import type { Agent, CoreBlock, TurnId } from '../model';
+import type { Tokenizer } from '../ports/tokenizer';
+import { memoryPressureText } from '../prompts/event-copy';
+import type { Result } from '../result';
+import type { ToolRegistry } from '../tools/tool-registry';
+import type { ToolSpec } from '../tools/tool';
+import type { Tokens } from '../units';
+import type { AgentDeps } from './agent-deps';
+import { newMessage } from './store-message';
+
+export interface PrepareInput {
+  deps: AgentDeps;
+  agent: Agent;
+  turnId: TurnId;
+  tokenizer: Tokenizer;
+  strategy: ContextStrategy;
+  registry: ToolRegistry;
+  window: Tokens;
+  query: string;
+  candidates: readonly ContextMemory[];
+  tokenCache: TokenCache;
+  signal?: AbortSignal;
+  onFlush: (result: FlushResult) => void;
+}
+
+export interface Prepared {
+  plan: ContextPlan;
+  pressure: Pressure;
+  blocks: CoreBlock[];
+  specs: ToolSpec[];
+}
+
+async function planOnce(input: PrepareInput) {
+  const { store } = input.deps;
+  const [queue, blocks, summary] = await Promise.all([
+    store.queryMessages(input.agent.id, { inContext: true }),
+    store.listBlocks(input.agent.id),
+    store.latestSummary(input.agent.id),
+  ]);
+  const specs = input.registry.specs(blocks);
+  const inQueue = new Set(queue.map((m) => m.id));
+  const plan = await planContext({
+    agent: input.agent,
+    blocks,
+    summary,
+    history: queue,
+    candidates: input.candidates.filter((c) => !inQueue.has(c.id)),
+    tools: specs,
+    strategy: input.strategy,
+    tokenizer: input.tokenizer,
+    window: input.window,
+    query: input.query,
+    now: input.deps.clock.now(),
+    tokenCache: input.tokenCache,
+  });
+  return { plan, queue, blocks, specs, summary };
+}
+
+export async function prepareContext(input: PrepareInput): Promise<Result<Prepared, PlanProblem>> {
+  const { deps, agent } = input;
+  let round = await planOnce(input);
+  if (!round.plan.ok) return round.plan;
+  let pressure = assessPressure(round.plan.value, agent.budgets);
+  const memgpt = input.strategy.name === 'memgpt';
+  if (memgpt && pressure === 'flush' && round.plan.value.evictableIds.length > 0) {
+    const result = await flushQueue({
+      agent,
+      store: deps.store,
+      engine: deps.engine,
+      tokenizer: input.tokenizer,
+      clock: deps.clock,
+      ids: deps.ids,
+      window: input.window,
+      queue: round.queue,
+      evictIds: round.plan.value.evictableIds,
+      previous: round.summary,
+      signal: input.signal,
+    });
+    input.onFlush(result);
+    round = await planOnce(input);
+    if (!round.plan.ok) return round.plan;
+    pressure = assessPressure(round.plan.value, agent.budgets);
+  } else if (memgpt && pressure !== 'ok' && !round.queue.some(isMemoryPressureAlert)) {
+    // One alert per crossing: an alert still in the queue means this crossing was announced (C7).
+    const percent = Math.round(
+      ((round.plan.value.demand - agent.budgets.replyReserve) / input.window) * 100,
+    );
+    const alert = newMessage(
+      {
+        id: deps.ids.next('msg'),
+        agentId: agent.id,
+        role: 'event',
+        speaker: MEMORY_PRESSURE,
+        text: memoryPressureText(percent),
+        turnId: input.turnId,
+        at: deps.clock.now(),
+      },
+      input.tokenizer,
+    );
+    const applied = await deps.store.apply({ messages: [alert] });
+    await deps.search.indexMessages(applied.messages);
+    round = await planOnce(input);
+    if (!round.plan.ok) return round.plan;
+    pressure = assessPressure(round.plan.value, agent.budgets);
+  }
+  return {
+    ok: true,
+    value: { plan: round.plan.value, pressure, blocks: round.blocks, specs: round.specs },
+  };
+}

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { createAgentFixture, reply, step } from '../../testing/agent-fixture';
+import { runTurn } from './run-turn';
+import type { TurnEvent } from './turn-events';
+
+describe('runTurn basics', () => {
+  it('A4: stores the user message and a running turn before the first inference', async () => {
+    const fx = await createAgentFixture();
+    let seenAtInference: string[] = [];
+    fx.engine.push(reply('Hi!'));
+    const original = fx.engine.complete.bind(fx.engine);
+    fx.engine.complete = async (request) => {
+      seenAtInference = [...fx.store.messages.values()].map((m) => `${m.role}:${m.text}`);
+      expect([...fx.store.turns.values()][0]?.status).toBe('running');
+      return original(request);
+    };
+    const outcome = await runTurn(fx.deps, fx.agent.id, {
+      type: 'user_message',
+      text: 'Hello there',
+    });
+    expect(seenAtInference).toContain('user:Hello there');
+    expect(outcome.stopReason).toBe('end_turn');
+    expect(outcome.replies).toEqual(['Hi!']);
+    expect(fx.store.turns.get(outcome.turnId ?? '')?.status).toBe('done');
+  });
+
+  it('A8: emits context.planned, message.streamed, tool.called and turn.stopped in order', async () => {
+    const fx = await createAgentFixture({ outputs: [reply('Hello, "friend"\n!')] });
+    const events: TurnEvent[] = [];
+    await runTurn(
+      fx.deps,
+      fx.agent.id,
+      { type: 'user_message', text: 'Hi' },
+      { onEvent: (e) => events.push(e) },
+    );
+    const types = events.map((e) => e.type);
+    expect(types[0]).toBe('turn.started');
+    expect(types[1]).toBe('context.planned');
+    expect(types.at(-1)).toBe('turn.stopped');
+    const streamed = events.filter((e) => e.type === 'message.streamed');
+    expect(streamed.length).toBeGreaterThan(2);
+    const texts = streamed.map((e) => (e.type === 'message.streamed' ? e.text : ''));
+    for (let i = 1; i < texts.length; i += 1)
+      expect(texts[i]?.startsWith(texts[i - 1] ?? '')).toBe(true);
+    expect(texts.at(-1)).toBe('Hello, "friend"\n!');
+  });
+
+  it('A6: a heartbeat chains a tool step into a reply; each step commits once', async () => {
+    const fx = await createAgentFixture({
+      outputs: [
+        step('core_memory_append', { label: 'human', content: 'Name: Ana.' }, true),
+        reply('Noted, Ana.'),
+      ],
+    });
+    const before = fx.store.applyCount;
+    const events: TurnEvent[] = [];
+    const outcome = await runTurn(
+      fx.deps,
+      fx.agent.id,
+      { type: 'user_message', text: 'I am Ana' },
+      { onEvent: (e) => events.push(e) },
+    );
+    expect(outcome.steps).toBe(2);
+    // trigger + 2 steps
+    expect(fx.store.applyCount - before).toBe(3);
+    expect((await fx.store.getBlock(fx.agent.id, 'human'))?.value).toBe('Name: Ana.');
+    const history = await fx.store.blockHistory(fx.agent.id, 'human');
+    expect(history.at(-1)?.source).toEqual({
+      type: 'tool',
+      turnId: outcome.turnId,
+      step: 1,
+      tool: 'core_memory_append',
+    });
+    expect(events.some((e) => e.type === 'memory.changed')).toBe(true);
+    expect(fx.store.steps.map((s) => s.ok)).toEqual([true, true]);
+  });
+
+  it('A10: a fault in the engine ends the turn with error and its code, never a throw', async () => {
+    const fx = await createAgentFixture({ outputs: [new Error('boom')] });
+    const outcome = await runTurn(fx.deps, fx.agent.id, { type: 'user_message', text: 'Hi' });
+    expect(outcome.stopReason).toBe('error');
+    expect(outcome.error?.code).toBe('internal');
+    expect(fx.store.turns.get(outcome.turnId ?? '')?.error).toContain('internal');
+  });
+});

@@ -1,0 +1,183 @@
+/**
+ * The agent loop (A1–A10, seed paper §2.3): one turn = the trigger stored first, automatic
+ * recall, then steps — plan the context (queue manager included), one constrained model call,
+ * parse + validate, run the tool, commit its effect with the step record and messages in one
+ * transaction — chained by `request_heartbeat` until a stop reason. It never throws: faults
+ * end the turn with `error` and the AppError recorded (A10).
+ */
+import { createMemgptStrategy } from '../context/memgpt-strategy';
+import type { TokenCache } from '../context/plan-context';
+import { AppError } from '../errors';
+import type { Agent, AgentId, StopReason, TurnRecord } from '../model';
+import type { Tokenizer } from '../ports/tokenizer';
+import { createToolRegistry } from '../tools/tool-registry';
+import type { AgentDeps } from './agent-deps';
+import { autoRecall } from './auto-recall';
+import { executeStep } from './execute-step';
+import { prepareContext } from './prepare-context';
+import { startTurn } from './start-turn';
+import type { TurnEvent, TurnOutcome, TurnTrigger } from './turn-events';
+
+export interface RunTurnOptions {
+  signal?: AbortSignal;
+  onEvent?: (event: TurnEvent) => void;
+}
+
+const memgpt = createMemgptStrategy();
+
+export async function runTurn(
+  deps: AgentDeps,
+  agentId: AgentId,
+  trigger: TurnTrigger,
+  options: RunTurnOptions = {},
+): Promise<TurnOutcome> {
+  const { store, clock } = deps;
+  const emit = (event: TurnEvent) => options.onEvent?.(event);
+  const replies: string[] = [];
+  let turn: TurnRecord | null = null;
+  let release: (() => void | Promise<void>) | null = null;
+  let steps = 0;
+
+  const stop = async (
+    stopReason: StopReason,
+    error?: AppError,
+    committed = false,
+  ): Promise<TurnOutcome> => {
+    const wire = error?.toWire();
+    if (turn && !committed) {
+      const done: TurnRecord = { ...turn, status: 'done', steps, stopReason, endedAt: clock.now() };
+      if (wire) done.error = `${wire.code}: ${wire.message}`;
+      try {
+        await store.apply({ turns: [done] });
+      } catch (writeError) {
+        // The turn stays `running`; recoverInterruptedTurns marks it interrupted on next open (A15).
+        const code = AppError.from(writeError).code;
+        emit({
+          type: 'turn.stopped',
+          turnId: turn.id,
+          stopReason: 'error',
+          steps,
+          error: { code, message: 'The end of the turn could not be saved.' },
+          at: clock.now(),
+        });
+        return {
+          turnId: turn.id,
+          stopReason: 'error',
+          steps,
+          replies,
+          error: { code, message: 'The end of the turn could not be saved.' },
+        };
+      }
+    }
+    emit({
+      type: 'turn.stopped',
+      turnId: turn?.id ?? null,
+      stopReason,
+      steps,
+      ...(wire ? { error: wire } : {}),
+      at: clock.now(),
+    });
+    return {
+      turnId: turn?.id ?? null,
+      stopReason,
+      steps,
+      replies,
+      ...(wire ? { error: wire } : {}),
+    };
+  };
+
+  try {
+    if (deps.lock) {
+      release = await deps.lock.acquire(agentId);
+      if (!release)
+        return await stop(
+          'error',
+          new AppError('agent_busy', 'This agent is running in another tab.'),
+        );
+    }
+    const agent: Agent | undefined = await store.getAgent(agentId);
+    if (!agent) return await stop('error', new AppError('not_found', `No agent ${agentId}.`));
+    const tokenizer: Tokenizer = deps.tokenizer ?? (await deps.engine.tokenizer());
+    const started = await startTurn(deps, agent, trigger, tokenizer);
+    turn = started.turn;
+    emit({
+      type: 'turn.started',
+      turnId: turn.id,
+      triggerMessageId: started.trigger.id,
+      at: turn.startedAt,
+    });
+
+    const strategy = deps.strategies?.[agent.strategy] ?? memgpt;
+    const registry = deps.tools ?? createToolRegistry();
+    const window = deps.engine.contextWindow();
+    const tokenCache: TokenCache = new Map();
+    const query = started.trigger.text;
+    const queue = await store.queryMessages(agentId, { inContext: true });
+    const candidates = await autoRecall({ agent, search: deps.search, query, queue });
+    let invalidRun = 0;
+
+    for (;;) {
+      if (options.signal?.aborted) return await stop('cancelled');
+      if (steps >= agent.budgets.maxSteps) return await stop('max_steps');
+      const prepared = await prepareContext({
+        deps,
+        agent,
+        turnId: turn.id,
+        tokenizer,
+        strategy,
+        registry,
+        window,
+        query,
+        candidates,
+        tokenCache,
+        signal: options.signal,
+        onFlush: (result) => {
+          if (turn) emit({ type: 'summary.created', turnId: turn.id, ...result });
+        },
+      });
+      if (!prepared.ok) {
+        const p = prepared.error;
+        const detail =
+          p.type === 'fixed_sections_exceed_window'
+            ? `${p.fixed} fixed tokens > ${p.window}`
+            : `message ${p.tokens} tokens > ${p.budget}`;
+        return await stop(
+          'context_overflow',
+          new AppError('context_window_exceeded', `The context cannot fit: ${detail}.`, p),
+        );
+      }
+      steps += 1;
+      emit({
+        type: 'context.planned',
+        turnId: turn.id,
+        step: steps,
+        plan: prepared.value.plan,
+        pressure: prepared.value.pressure,
+      });
+      const result = await executeStep({
+        deps,
+        agent,
+        turn,
+        step: steps,
+        tokenizer,
+        registry,
+        prepared: prepared.value,
+        invalidRun,
+        signal: options.signal,
+        emit,
+      });
+      turn = result.turn;
+      invalidRun = result.invalidRun;
+      if (result.reply !== undefined) replies.push(result.reply);
+      if (result.stopReason) return await stop(result.stopReason, undefined, true);
+    }
+  } catch (error) {
+    const fault = AppError.from(error);
+    return await stop(
+      fault.code === 'cancelled' || options.signal?.aborted ? 'cancelled' : 'error',
+      fault,
+    );
+  } finally {
+    if (release) await release();
+  }
+}

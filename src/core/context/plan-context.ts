@@ -1,0 +1,237 @@
+/**
+ * Plans the main context of the next model call (seed paper §2.1): system instructions, tool
+ * specs, core memory, the recursive summary, the relevant-memories section, the queued messages
+ * and the reply reserve — each with its exact token count — within the window, always (C1).
+ * It touches only what it is given (the in-context queue, never recall storage), so it costs
+ * the same with 10² or 10⁵ messages in recall (C9).
+ */
+import type { Agent, CoreBlock, Message, MessageId, StrategyName, Summary } from '../model';
+import {
+  renderCoreSection,
+  renderMemoriesSection,
+  renderMessage,
+  renderSummarySection,
+  renderToolsSection,
+} from '../prompts/render-context';
+import { systemInstructions } from '../prompts/system-instructions';
+import type { ChatTurn } from '../ports/llm-engine';
+import type { Tokenizer } from '../ports/tokenizer';
+import { err, ok, type Result } from '../result';
+import type { ToolSpec } from '../tools/tool';
+import type { EpochMs, Tokens } from '../units';
+import { evictablePrefix } from './evictable-prefix';
+import type { ContextMemory, ContextStrategy } from './strategy';
+
+export type SectionName =
+  'system' | 'tools' | 'core' | 'summary' | 'memories' | 'messages' | 'reserve';
+
+export const SECTION_NAMES: readonly SectionName[] = [
+  'system',
+  'tools',
+  'core',
+  'summary',
+  'memories',
+  'messages',
+  'reserve',
+];
+
+/** Exact token counts of a message already counted with this tokenizer, by message id. */
+export type TokenCache = Map<MessageId, Tokens>;
+
+export interface PlanInput {
+  agent: Agent;
+  blocks: readonly CoreBlock[];
+  summary?: Summary;
+  /** What the strategy may draw from, oldest first (for `memgpt`: the in-context queue). */
+  history: readonly Message[];
+  /** Automatic-recall candidates, best first (rendered lines). */
+  candidates?: readonly ContextMemory[];
+  tools: readonly ToolSpec[];
+  strategy: ContextStrategy;
+  strategyState?: unknown;
+  tokenizer: Tokenizer;
+  window: Tokens;
+  /** The text the next reply answers. */
+  query: string;
+  now: EpochMs;
+  /** Reused across the steps of a turn so each message is tokenized once. */
+  tokenCache?: TokenCache;
+}
+
+export interface PlannedMessage {
+  id: MessageId;
+  seq: number;
+  role: Message['role'];
+  tokens: Tokens;
+}
+
+/** The plan of one model call: what goes in, what it costs, what a flush would evict. */
+export interface ContextPlan {
+  strategy: StrategyName;
+  window: Tokens;
+  /** Sum of `sections`; never above `window` (C1, C2). */
+  total: Tokens;
+  sections: Record<SectionName, Tokens>;
+  /** Included messages, oldest first, with their tokens. */
+  messages: PlannedMessage[];
+  messageIds: MessageId[];
+  /** History messages that did not fit (oldest first): a flush is due when non-empty (C8). */
+  overflowIds: MessageId[];
+  /** What a flush would evict now: an oldest-first prefix, never the newest user message (C3). */
+  evictableIds: MessageId[];
+  memories: ContextMemory[];
+  /** Tokens the prompt would need to hold the whole history (for the queue manager). */
+  demand: Tokens;
+  prompt: ChatTurn[];
+  strategyState?: unknown;
+}
+
+export type PlanProblem =
+  | {
+      type: 'fixed_sections_exceed_window';
+      /** System + tools + core + summary + reserve. */
+      fixed: Tokens;
+      window: Tokens;
+    }
+  | { type: 'newest_message_exceeds_budget'; messageId: MessageId; tokens: Tokens; budget: Tokens };
+
+function joinSystem(parts: readonly string[]): string {
+  return parts.filter((part) => part !== '').join('\n\n');
+}
+
+/** Plans the context; a problem value (never a throw) when it cannot fit (C4). */
+export async function planContext(input: PlanInput): Promise<Result<ContextPlan, PlanProblem>> {
+  const { tokenizer, window, agent } = input;
+  const cache = input.tokenCache ?? new Map<MessageId, Tokens>();
+  const turns = new Map<MessageId, ChatTurn>();
+  const turnOf = (message: Message): ChatTurn => {
+    let turn = turns.get(message.id);
+    if (!turn) {
+      turn = renderMessage(message);
+      turns.set(message.id, turn);
+    }
+    return turn;
+  };
+  const countMessage = (message: Message): Tokens => {
+    let tokens = cache.get(message.id);
+    if (tokens === undefined) {
+      const turn = turnOf(message);
+      tokens = tokenizer.countMessage(turn.role, turn.content);
+      cache.set(message.id, tokens);
+    }
+    return tokens;
+  };
+
+  const instructions = systemInstructions(agent.name);
+  const toolsText = renderToolsSection(input.tools);
+  const coreText = renderCoreSection(input.blocks);
+  const summaryText = renderSummarySection(input.summary);
+  const fixedParts = [instructions, toolsText, coreText, summaryText];
+  // The generation header (`<|start_header_id|>assistant…`) is part of every prompt.
+  const generation = tokenizer.countMessage('assistant', '');
+  const reserve = agent.budgets.replyReserve;
+  const fixedSystem = tokenizer.countMessage('system', joinSystem(fixedParts)) + generation;
+  const fixed = fixedSystem + reserve;
+  if (fixed > window) return err({ type: 'fixed_sections_exceed_window', fixed, window });
+
+  const budget = window - fixed;
+  const selected = await input.strategy.select({
+    agent,
+    history: input.history,
+    query: input.query,
+    budget,
+    tokenizer,
+    state: input.strategyState,
+    now: input.now,
+    candidates: input.candidates ?? [],
+    countMessage,
+  });
+  const memories = [...selected.memories];
+  const messages = [...selected.messages];
+  const newest = input.history[input.history.length - 1];
+
+  // Recount exactly what will be sent; trim if the strategy's own counting was optimistic.
+  const measure = () => {
+    const memoriesText = renderMemoriesSection(memories);
+    const systemTurn = tokenizer.countMessage('system', joinSystem([...fixedParts, memoriesText]));
+    const messageTokens = messages.reduce((sum, m) => sum + countMessage(m), 0);
+    return {
+      memoriesText,
+      systemTurn,
+      messageTokens,
+      total: systemTurn + generation + messageTokens + reserve,
+    };
+  };
+  let measured = measure();
+  while (measured.total > window) {
+    if (memories.length > 0) memories.pop();
+    else if (messages.length > 1 || (messages.length === 1 && messages[0] !== newest))
+      messages.shift();
+    else break;
+    measured = measure();
+  }
+  if (
+    newest &&
+    (measured.total > window || (input.strategy.name === 'memgpt' && !messages.includes(newest)))
+  ) {
+    return err({
+      type: 'newest_message_exceeds_budget',
+      messageId: newest.id,
+      tokens: countMessage(newest),
+      budget,
+    });
+  }
+
+  const sections: Record<SectionName, Tokens> = {
+    tools: tokenizer.count(toolsText),
+    core: tokenizer.count(coreText),
+    summary: summaryText === '' ? 0 : tokenizer.count(summaryText),
+    memories: measured.memoriesText === '' ? 0 : tokenizer.count(measured.memoriesText),
+    messages: measured.messageTokens,
+    reserve,
+    system: 0,
+  };
+  // The system turn's template overhead and any BPE boundary effects are attributed to
+  // `system`, so the sections add up to the exact total (C2).
+  sections.system =
+    measured.systemTurn +
+    generation -
+    sections.tools -
+    sections.core -
+    sections.summary -
+    sections.memories;
+
+  const included = new Set(messages.map((m) => m.id));
+  const overflowIds = input.history.filter((m) => !included.has(m.id)).map((m) => m.id);
+  const historyTokens = input.history.reduce((sum, m) => sum + countMessage(m), 0);
+  const memoryTokens = measured.systemTurn + generation - fixedSystem;
+  const used = measured.total - reserve;
+  const target = Math.floor(agent.budgets.targetFraction * window);
+  const prompt: ChatTurn[] = [
+    { role: 'system', content: joinSystem([...fixedParts, measured.memoriesText]) },
+    ...messages.map(turnOf),
+  ];
+  return ok({
+    strategy: input.strategy.name,
+    window,
+    total: measured.total,
+    sections,
+    messages: messages.map((m) => ({
+      id: m.id,
+      seq: m.seq,
+      role: m.role,
+      tokens: countMessage(m),
+    })),
+    messageIds: messages.map((m) => m.id),
+    overflowIds,
+    evictableIds: evictablePrefix(
+      input.history,
+      countMessage,
+      used + (historyTokens - measured.messageTokens) - target,
+    ),
+    memories,
+    demand: fixedSystem + memoryTokens + historyTokens + reserve,
+    prompt,
+    strategyState: selected.state,
+  });
+}

@@ -1,0 +1,113 @@
+/**
+ * A ready agent over the in-memory fakes, for agent-loop tests: store, search, fake engine with
+ * a prompt-reading rule, fixed clock, counter ids, and helpers to write steps and read prompts.
+ */
+import type { AgentDeps } from '../core/agent/agent-deps';
+import { createAgentRecord } from '../core/agent/create-agent-record';
+import type { Agent, ContextBudgets } from '../core/model';
+import type { CompletionRequest, ChatTurn } from '../core/ports/llm-engine';
+import type { Tokenizer } from '../core/ports/tokenizer';
+import { createEstimateTokenizer } from '../core/tokens/estimate-tokenizer';
+import type { Tokens } from '../core/units';
+import { CounterIds } from './counter-ids';
+import { FakeEngine, type EngineRule } from './fake-engine';
+import { FixedClock } from './fixed-clock';
+import { InMemorySearch } from './in-memory-search';
+import { InMemoryStore } from './in-memory-store';
+
+export interface AgentFixture {
+  agent: Agent;
+  store: InMemoryStore;
+  search: InMemorySearch;
+  engine: FakeEngine;
+  clock: FixedClock;
+  ids: CounterIds;
+  tokenizer: Tokenizer;
+  deps: AgentDeps;
+}
+
+export interface FixtureOptions {
+  rule?: EngineRule;
+  outputs?: (string | Error)[];
+  window?: Tokens;
+  budgets?: Partial<ContextBudgets>;
+  autoRecall?: boolean;
+  human?: string;
+  tokenizer?: Tokenizer;
+}
+
+export async function createAgentFixture(options: FixtureOptions = {}): Promise<AgentFixture> {
+  const store = new InMemoryStore();
+  const search = new InMemorySearch(store);
+  const tokenizer = options.tokenizer ?? createEstimateTokenizer();
+  const window = options.window ?? 4096;
+  const engine = new FakeEngine({
+    rule: options.rule,
+    outputs: options.outputs,
+    contextWindow: window,
+    tokenizer,
+  });
+  const clock = new FixedClock(Date.UTC(2026, 0, 1, 9, 0, 0), 1000);
+  const ids = new CounterIds();
+  const created = createAgentRecord({
+    id: 'agent-1',
+    name: 'Loci',
+    now: clock.now(),
+    window,
+    human: options.human,
+  });
+  const agent: Agent = {
+    ...created.agent,
+    autoRecall: options.autoRecall ?? true,
+    budgets: { ...created.agent.budgets, ...options.budgets },
+  };
+  await store.apply({ ...created.changes, agents: [agent] });
+  return {
+    agent,
+    store,
+    search,
+    engine,
+    clock,
+    ids,
+    tokenizer,
+    deps: { store, search, engine, clock, ids, tokenizer },
+  };
+}
+
+/** One step as the model would write it. */
+export function step(
+  fn: string,
+  args: Record<string, unknown>,
+  heartbeat = false,
+  thinking = 'ok',
+): string {
+  return JSON.stringify({ thinking, function: fn, arguments: args, request_heartbeat: heartbeat });
+}
+
+export const reply = (message: string): string => step('send_message', { message });
+
+/** The last turn of a prompt. */
+export function lastTurn(request: CompletionRequest): ChatTurn {
+  const turn = request.messages[request.messages.length - 1];
+  if (!turn) throw new Error('empty prompt');
+  return turn;
+}
+
+/** The text of the newest real user message in a prompt (not a tool result or event). */
+export function lastUserText(request: CompletionRequest): string {
+  for (let i = request.messages.length - 1; i >= 0; i -= 1) {
+    const turn = request.messages[i] as ChatTurn;
+    if (turn.role === 'user' && !turn.content.startsWith('[')) return turn.content;
+  }
+  return '';
+}
+
+/** True when the prompt's last turn is a tool result (the model is mid-chain). */
+export function afterTool(request: CompletionRequest, tool?: string): boolean {
+  const content = lastTurn(request).content;
+  return tool ? content.startsWith(`[result of ${tool}]`) : content.startsWith('[result of');
+}
+
+export function systemText(request: CompletionRequest): string {
+  return request.messages[0]?.content ?? '';
+}
