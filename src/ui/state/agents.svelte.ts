@@ -1,0 +1,146 @@
+/**
+ * The agent list and the active agent (rules U10–U14): create, rename, delete and edit the
+ * persona, all through `MemoryStore.apply`, and a live list (Dexie live queries propagate
+ * changes made in other tabs).
+ */
+import { liveQuery, type Subscription } from 'dexie';
+import { createAgentRecord } from '../../core/agent/create-agent-record';
+import { AppError } from '../../core/errors';
+import type { Agent, AgentId, AgentKind } from '../../core/model';
+import type { Clock } from '../../core/ports/clock';
+import type { MemoryStore } from '../../core/ports/memory-store';
+
+const ACTIVE_KEY = 'ui.activeAgent';
+
+export const AGENT_KINDS: { kind: AgentKind; label: string; hint: string }[] = [
+  { kind: 'companion', label: 'Companion', hint: 'A long-running personal conversation.' },
+  { kind: 'notebook', label: 'Notebook', hint: 'Questions over your notes and documents.' },
+  { kind: 'writer', label: 'Writing project', hint: 'A co-writer that remembers the story.' },
+];
+
+export interface AgentsDeps {
+  store: MemoryStore;
+  clock: Clock;
+  newId: () => string;
+}
+
+export class AgentsState {
+  list = $state.raw<Agent[]>([]);
+  activeId = $state<AgentId | null>(null);
+  loaded = $state(false);
+
+  private subscription: Subscription | null = null;
+
+  constructor(private readonly deps: AgentsDeps) {}
+
+  get active(): Agent | null {
+    return this.list.find((a) => a.id === this.activeId) ?? null;
+  }
+
+  /** Starts the live list and restores the last active agent. */
+  async start(): Promise<void> {
+    const stored = await this.deps.store.getSetting<AgentId>(ACTIVE_KEY);
+    const first = await this.deps.store.listAgents();
+    this.apply(first, stored ?? null);
+    this.loaded = true;
+    this.subscription = liveQuery(() => this.deps.store.listAgents()).subscribe({
+      next: (agents) => this.apply(agents, this.activeId),
+      error: (error: unknown) => console.error('agents live query failed', error),
+    });
+  }
+
+  stop(): void {
+    this.subscription?.unsubscribe();
+    this.subscription = null;
+  }
+
+  private apply(agents: Agent[], wanted: AgentId | null): void {
+    const sorted = [...agents].sort((a, b) => a.createdAt - b.createdAt);
+    this.list = sorted;
+    const keep = sorted.some((a) => a.id === wanted) ? wanted : (sorted[0]?.id ?? null);
+    this.activeId = keep;
+  }
+
+  async select(id: AgentId): Promise<void> {
+    this.activeId = id;
+    await this.deps.store.setSetting(ACTIVE_KEY, id);
+  }
+
+  async create(input: { name: string; kind: AgentKind; persona?: string }): Promise<Agent> {
+    const name = input.name.trim();
+    if (name === '') throw new AppError('invalid_argument', 'An agent needs a name.');
+    const persona = input.persona?.trim() || undefined;
+    const { agent, changes } = createAgentRecord({
+      id: this.deps.newId(),
+      name,
+      kind: input.kind,
+      now: this.deps.clock.now(),
+      ...(persona ? { persona } : {}),
+    });
+    await this.deps.store.apply(changes);
+    this.list = [...this.list.filter((a) => a.id !== agent.id), agent];
+    await this.select(agent.id);
+    return agent;
+  }
+
+  async rename(id: AgentId, name: string): Promise<void> {
+    const agent = await this.require(id);
+    const trimmed = name.trim();
+    if (trimmed === '') throw new AppError('invalid_argument', 'An agent needs a name.');
+    const updated = { ...agent, name: trimmed, updatedAt: this.deps.clock.now() };
+    await this.deps.store.apply({ agents: [updated] });
+    this.list = this.list.map((a) => (a.id === id ? updated : a));
+  }
+
+  /**
+   * Saves a new persona: the agent record and the `persona` core block (what the model sees),
+   * as a user edit in the block's history so it can be reverted.
+   */
+  async setPersona(id: AgentId, persona: string): Promise<void> {
+    const agent = await this.require(id);
+    const now = this.deps.clock.now();
+    const updated = { ...agent, persona, updatedAt: now };
+    const block = await this.deps.store.getBlock(id, 'persona');
+    if (block && block.value !== persona) {
+      if (persona.length > block.charLimit) {
+        throw new AppError(
+          'invalid_argument',
+          `The persona has ${persona.length} characters; its block holds ${block.charLimit}.`,
+        );
+      }
+      const version = block.version + 1;
+      await this.deps.store.apply({
+        agents: [updated],
+        blocks: [
+          {
+            block: { ...block, value: persona, version, updatedAt: now },
+            history: {
+              agentId: id,
+              label: 'persona',
+              version,
+              value: persona,
+              source: { type: 'user' },
+              at: now,
+            },
+          },
+        ],
+      });
+    } else {
+      await this.deps.store.apply({ agents: [updated] });
+    }
+    this.list = this.list.map((a) => (a.id === id ? updated : a));
+  }
+
+  async remove(id: AgentId): Promise<void> {
+    await this.deps.store.deleteAgent(id);
+    const rest = this.list.filter((a) => a.id !== id);
+    this.apply(rest, this.activeId === id ? (rest[0]?.id ?? null) : this.activeId);
+    if (this.activeId) await this.deps.store.setSetting(ACTIVE_KEY, this.activeId);
+  }
+
+  private async require(id: AgentId): Promise<Agent> {
+    const agent = await this.deps.store.getAgent(id);
+    if (!agent) throw new AppError('not_found', `Agent ${id} no longer exists.`);
+    return agent;
+  }
+}

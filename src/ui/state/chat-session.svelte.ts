@@ -1,0 +1,353 @@
+/**
+ * The chat of one agent, as rune state (rules U1–U9): the live message list from the store,
+ * the turn in progress (streamed reply text, steps as they happen), the last context plan the
+ * loop planned — the context bar shows exactly this, never a second estimate — and errors in
+ * words. It applies the loop's {@link TurnEvent}s and forwards what changed to the highlights.
+ */
+import { liveQuery, type Subscription } from 'dexie';
+import type { ContextPlan } from '../../core/context/plan-context';
+import type { Pressure } from '../../core/context/queue-manager';
+import type { TurnEvent, TurnOutcome, TurnTrigger } from '../../core/agent/turn-events';
+import { AppError, type ErrorCode } from '../../core/errors';
+import type {
+  AgentId,
+  Message,
+  StepRecord,
+  StopReason,
+  TurnId,
+  TurnRecord,
+} from '../../core/model';
+import type { MemoryStore } from '../../core/ports/memory-store';
+import type { TurnLock } from '../../core/ports/turn-lock';
+import { describeStep, type StepSummary } from '../components/chat/describe-step';
+import { errorCopy, type ErrorCopy } from '../error-copy';
+import { highlightKey } from './highlights.svelte';
+
+/** Runs one turn of an agent (main.ts wraps the core's `runTurn` with its deps). */
+export type TurnRunner = (
+  agentId: AgentId,
+  trigger: TurnTrigger,
+  options: { onEvent: (event: TurnEvent) => void; signal: AbortSignal },
+) => Promise<TurnOutcome>;
+
+/** The part of the highlights the session lights (method syntax: any `kind` type fits). */
+export interface HighlightSink {
+  mark(keys: string | readonly string[], note?: string): void;
+}
+
+export interface ChatSessionDeps {
+  store: MemoryStore;
+  run: TurnRunner;
+  lock: TurnLock;
+  /** Whether a chat model is loaded (the chat says "go to Models" when not). */
+  modelReady: () => boolean;
+  /** Marks interrupted turns of an agent on open (core `recoverInterruptedTurns`). */
+  recover?: (agentId: AgentId) => Promise<void>;
+  highlights?: HighlightSink;
+  /** Called whenever a turn ends, so a queued app update can install (P8). */
+  onGenerationEnded?: () => void;
+  /** Messages shown in the chat (newest). */
+  windowSize?: number;
+}
+
+/** A step of a turn, ready to show. */
+export interface StepView extends StepSummary {
+  step: number;
+  tool: string | null;
+  ok: boolean;
+  /** The tool's result, for the expanded view. */
+  detail: string;
+}
+
+export interface ChatError extends ErrorCopy {
+  code: ErrorCode | StopReason;
+  /** The turn to retry, when retrying makes sense. */
+  retryTurnId: TurnId | null;
+}
+
+/** Copy for stop reasons that are not faults but still end a turn without a finished reply. */
+const STOP_COPY: Partial<Record<StopReason, ErrorCopy>> = {
+  max_steps: {
+    what: 'The model took too many steps without finishing its reply.',
+    action: 'Press Retry, or rephrase the message more simply.',
+  },
+  invalid_tool_call: {
+    what: 'The model kept producing steps it could not carry out.',
+    action: 'Press Retry; if it keeps happening, try another model.',
+  },
+  context_overflow: {
+    what: "The message did not fit in the model's context window, even after freeing space.",
+    action: 'Send a shorter message, or lower the recall budget in Settings.',
+  },
+  cancelled: { what: 'You stopped this reply.', action: 'Press Retry to run the turn again.' },
+};
+
+export function stepView(
+  record: Pick<StepRecord, 'step' | 'tool' | 'arguments' | 'ok' | 'result'>,
+): StepView {
+  const tool = record.tool ?? null;
+  const summary = describeStep(tool, record.arguments ?? null, record.ok, record.result);
+  return { ...summary, step: record.step, tool, ok: record.ok, detail: record.result };
+}
+
+export class ChatSession {
+  agentId = $state<AgentId | null>(null);
+  /** The newest messages of the agent, oldest first (live: updates from other tabs too). */
+  messages = $state.raw<Message[]>([]);
+  /** Turns by id, for their status and steps. */
+  turns = $state.raw<Record<TurnId, TurnRecord>>({});
+  steps = $state.raw<Record<TurnId, StepView[]>>({});
+  loaded = $state(false);
+
+  /** True while this tab runs a turn. */
+  running = $state(false);
+  runningTurnId = $state<TurnId | null>(null);
+  /** The `send_message` text of the step in progress. */
+  streamingText = $state('');
+  /** Steps of the turn in progress. */
+  liveSteps = $state.raw<StepView[]>([]);
+  lastPlan = $state.raw<ContextPlan | null>(null);
+  pressure = $state<Pressure>('ok');
+  error = $state.raw<ChatError | null>(null);
+  /** True when another tab is running this agent right now. */
+  busyElsewhere = $state(false);
+
+  private subscription: Subscription | null = null;
+  private controller: AbortController | null = null;
+  private readonly windowSize: number;
+
+  constructor(private readonly deps: ChatSessionDeps) {
+    this.windowSize = deps.windowSize ?? 200;
+  }
+
+  get modelReady(): boolean {
+    return this.deps.modelReady();
+  }
+
+  /** Interrupted turns, newest first (each can be retried). */
+  get interrupted(): TurnRecord[] {
+    return Object.values(this.turns)
+      .filter((t) => t.status === 'interrupted')
+      .sort((a, b) => b.startedAt - a.startedAt);
+  }
+
+  /** Switches to an agent: recovers its interrupted turns and starts the live message list. */
+  async open(agentId: AgentId | null): Promise<void> {
+    if (agentId === this.agentId && this.subscription) return;
+    this.close();
+    this.agentId = agentId;
+    this.messages = [];
+    this.turns = {};
+    this.steps = {};
+    this.lastPlan = null;
+    this.error = null;
+    this.loaded = false;
+    if (agentId === null) {
+      this.loaded = true;
+      return;
+    }
+    if (this.deps.recover) {
+      try {
+        await this.deps.recover(agentId);
+      } catch (error) {
+        // Recovery only relabels stale turns; the chat still opens if it fails.
+        console.error('recovering interrupted turns failed', error);
+      }
+    }
+    if (this.agentId !== agentId) return;
+    this.subscription = liveQuery(() => this.snapshot(agentId)).subscribe({
+      next: (snap) => {
+        if (this.agentId !== agentId) return;
+        this.messages = snap.messages;
+        this.turns = snap.turns;
+        this.steps = snap.steps;
+        this.loaded = true;
+        void this.checkElsewhere(snap.turns);
+      },
+      error: (error: unknown) => {
+        this.loaded = true;
+        this.setError(error, null);
+      },
+    });
+  }
+
+  close(): void {
+    this.subscription?.unsubscribe();
+    this.subscription = null;
+  }
+
+  private async snapshot(agentId: AgentId) {
+    const { store } = this.deps;
+    const newest = await store.queryMessages(agentId, { reverse: true, limit: this.windowSize });
+    const messages = newest.reverse();
+    const turnList = await store.listTurns(agentId);
+    const turns: Record<TurnId, TurnRecord> = {};
+    for (const t of turnList) turns[t.id] = t;
+    const shown: Record<TurnId, true> = {};
+    for (const m of messages) if (m.turnId) shown[m.turnId] = true;
+    for (const t of turnList) if (t.status !== 'done') shown[t.id] = true;
+    const steps: Record<TurnId, StepView[]> = {};
+    for (const turnId of Object.keys(shown)) {
+      const records = await store.listSteps(turnId);
+      steps[turnId] = records.sort((a, b) => a.step - b.step).map(stepView);
+    }
+    return { messages, turns, steps };
+  }
+
+  private async checkElsewhere(turns: Record<TurnId, TurnRecord>): Promise<void> {
+    if (this.running || !this.agentId) {
+      this.busyElsewhere = false;
+      return;
+    }
+    const runningHere = Object.values(turns).some((t) => t.status === 'running');
+    const holder =
+      runningHere || this.busyElsewhere ? await this.deps.lock.holder?.(this.agentId) : null;
+    this.busyElsewhere = !this.running && !!holder;
+  }
+
+  /** Sends a user message and runs the turn. Returns false when nothing was sent. */
+  async send(text: string): Promise<boolean> {
+    const trimmed = text.trim();
+    if (trimmed === '' || this.running || !this.agentId) return false;
+    if (!this.deps.modelReady()) {
+      this.setError(new AppError('model_not_loaded', 'No chat model is loaded.'), null);
+      return false;
+    }
+    await this.runTrigger({ type: 'user_message', text: trimmed });
+    return true;
+  }
+
+  async retry(turnId: TurnId): Promise<void> {
+    if (this.running || !this.agentId) return;
+    if (!this.deps.modelReady()) {
+      this.setError(new AppError('model_not_loaded', 'No chat model is loaded.'), turnId);
+      return;
+    }
+    await this.runTrigger({ type: 'retry', turnId });
+  }
+
+  /** Interrupts the turn in progress; it ends with stop reason `cancelled`. */
+  stop(): void {
+    this.controller?.abort();
+  }
+
+  dismissError(): void {
+    this.error = null;
+  }
+
+  private async runTrigger(trigger: TurnTrigger): Promise<void> {
+    const agentId = this.agentId;
+    if (!agentId) return;
+    const controller = new AbortController();
+    this.controller = controller;
+    this.running = true;
+    this.busyElsewhere = false;
+    this.error = null;
+    this.streamingText = '';
+    this.liveSteps = [];
+    this.runningTurnId = trigger.type === 'retry' ? trigger.turnId : null;
+    try {
+      const outcome = await this.deps.run(agentId, trigger, {
+        onEvent: (event) => this.apply(event),
+        signal: controller.signal,
+      });
+      this.finish(outcome.stopReason, outcome.error, outcome.turnId);
+    } catch (error) {
+      // runTurn never rejects; a runner that does is reported like a fault of the turn.
+      this.setError(error, this.runningTurnId);
+    } finally {
+      this.running = false;
+      this.controller = null;
+      this.streamingText = '';
+      this.liveSteps = [];
+      this.runningTurnId = null;
+      this.deps.onGenerationEnded?.();
+    }
+  }
+
+  /** Applies one loop event to the state (public for tests and for replaying a stream). */
+  apply(event: TurnEvent): void {
+    const highlights = this.deps.highlights;
+    switch (event.type) {
+      case 'turn.started':
+        this.runningTurnId = event.turnId;
+        break;
+      case 'context.planned': {
+        const before = this.lastPlan?.memories.map((m) => m.id) ?? [];
+        this.lastPlan = event.plan;
+        this.pressure = event.pressure;
+        const pagedIn = event.plan.memories.map((m) => m.id).filter((id) => !before.includes(id));
+        highlights?.mark(highlightKey.context());
+        if (pagedIn.length > 0) {
+          highlights?.mark(
+            pagedIn.map(highlightKey.memory),
+            `${pagedIn.length} ${pagedIn.length === 1 ? 'memory was' : 'memories were'} paged into the context.`,
+          );
+        }
+        break;
+      }
+      case 'message.streamed':
+        this.streamingText = event.text;
+        break;
+      case 'tool.called':
+        this.liveSteps = [
+          ...this.liveSteps,
+          stepView({
+            step: event.step,
+            tool: event.tool ?? undefined,
+            arguments: event.arguments ?? undefined,
+            ok: event.ok,
+            result: event.result,
+          }),
+        ];
+        break;
+      case 'memory.changed':
+        for (const change of event.changes) {
+          if (change.type === 'core') {
+            highlights?.mark(
+              highlightKey.block(change.label),
+              `Core block “${change.label}” changed.`,
+            );
+          } else {
+            highlights?.mark(
+              highlightKey.passage(change.passageId),
+              'A memory was saved to archival storage.',
+            );
+          }
+        }
+        break;
+      case 'summary.created':
+        highlights?.mark(
+          [highlightKey.summary(), highlightKey.queue()],
+          `${event.evictedIds.length} messages moved to recall storage and the summary was rewritten.`,
+        );
+        break;
+      case 'turn.stopped':
+        this.finish(event.stopReason, event.error, event.turnId);
+        break;
+    }
+  }
+
+  private finish(stopReason: StopReason, error: TurnOutcome['error'], turnId: TurnId | null): void {
+    if (stopReason === 'end_turn') {
+      this.error = null;
+      return;
+    }
+    if (stopReason === 'error' && error) {
+      this.setError(AppError.fromWire(error), turnId);
+      return;
+    }
+    const copy = STOP_COPY[stopReason] ?? errorCopy('internal');
+    this.error = { ...copy, code: stopReason, retryTurnId: turnId };
+  }
+
+  private setError(error: unknown, turnId: TurnId | null): void {
+    const e = AppError.from(error);
+    this.error = {
+      ...errorCopy(e.code),
+      code: e.code,
+      retryTurnId: e.code === 'model_not_loaded' || e.code === 'agent_busy' ? null : turnId,
+    };
+    if (e.code === 'agent_busy') this.busyElsewhere = true;
+  }
+}
