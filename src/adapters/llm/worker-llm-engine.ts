@@ -1,0 +1,150 @@
+import { AppError } from '../../core/errors';
+import type {
+  CompletionRequest,
+  CompletionResult,
+  LlmEngine,
+  LoadProgress,
+} from '../../core/ports/llm-engine';
+import type { Tokenizer } from '../../core/ports/tokenizer';
+import { createEstimateTokenizer } from '../../core/tokens/estimate-tokenizer';
+import type { Tokens } from '../../core/units';
+import type { LlmApi, LlmEngineKind, ScriptedConfig, TokenizerSource } from '../../rpc/llm-api';
+import { RpcClient, type RpcConnection } from '../../rpc/rpc-client';
+import { workerConnection } from '../../rpc/worker-connection';
+
+export interface WorkerLlmEngineOptions {
+  /** Which engine the worker hosts. `scripted` works only in the e2e build. Default `webllm`. */
+  engine?: LlmEngineKind;
+  /** The scripted engine's replies (e2e). */
+  scripted?: ScriptedConfig;
+}
+
+/**
+ * The main thread's {@link LlmEngine}: every call goes to the LLM worker over the typed RPC
+ * (rule E17). Streaming arrives as `delta` events, `signal` cancels the call, a crashed worker
+ * rejects what is pending with `worker_crashed` and leaves no model loaded. `cancelLoad()`
+ * terminates the worker mid-download; web-llm keeps the shards it already cached, so the next
+ * load resumes from there.
+ */
+export class WorkerLlmEngine implements LlmEngine {
+  private loaded: string | null = null;
+  private window: Tokens = 4096;
+  private source: TokenizerSource | null = null;
+  private exact: Tokenizer | null = null;
+
+  constructor(
+    private readonly rpc: RpcClient<LlmApi>,
+    private options: WorkerLlmEngineOptions = {},
+  ) {
+    rpc.onCrash(() => this.forget());
+  }
+
+  get modelId(): string | null {
+    return this.loaded;
+  }
+
+  /** Switches between web-llm and the scripted engine (e2e) for the next load. */
+  configure(options: WorkerLlmEngineOptions): void {
+    this.options = options;
+  }
+
+  async load(modelId: string, onProgress?: (p: LoadProgress) => void): Promise<void> {
+    this.forget();
+    const loaded = await this.rpc.call(
+      'load',
+      {
+        modelId,
+        engine: this.options.engine ?? 'webllm',
+        ...(this.options.scripted ? { scripted: this.options.scripted } : {}),
+      },
+      onProgress ? { onEvent: onProgress } : {},
+    );
+    this.loaded = loaded.modelId;
+    this.window = loaded.contextWindow;
+    this.source = loaded.tokenizer;
+  }
+
+  /** Stops a load in progress by terminating the worker (rule E19). */
+  cancelLoad(): void {
+    this.forget();
+    this.rpc.restart();
+  }
+
+  async unload(): Promise<void> {
+    await this.rpc.call('unload', null);
+    this.forget();
+  }
+
+  async complete(request: CompletionRequest): Promise<CompletionResult> {
+    if (!this.loaded) throw new AppError('model_not_loaded', 'No chat model is loaded.');
+    const { onDelta, signal } = request;
+    return this.rpc.call(
+      'complete',
+      {
+        messages: request.messages,
+        maxTokens: request.maxTokens,
+        ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+        ...(request.jsonSchema ? { jsonSchema: request.jsonSchema } : {}),
+        stream: onDelta !== undefined,
+      },
+      {
+        ...(signal ? { signal } : {}),
+        ...(onDelta ? { onEvent: (e: { text: string }) => onDelta(e.text) } : {}),
+      },
+    );
+  }
+
+  async interrupt(): Promise<void> {
+    await this.rpc.call('interrupt', null);
+  }
+
+  /** Queues replies in the worker's scripted engine (e2e build). */
+  async pushScripted(...outputs: string[]): Promise<void> {
+    await this.rpc.call('scriptedPush', { outputs });
+  }
+
+  contextWindow(): Tokens {
+    return this.window;
+  }
+
+  async tokenizer(): Promise<Tokenizer> {
+    if (this.exact) return this.exact;
+    const source = this.source;
+    if (!this.loaded || !source) return createEstimateTokenizer();
+    if (source.type === 'llama3') {
+      const { createLlama3Tokenizer } = await import('../tokenizer/llama3-tokenizer');
+      this.exact = createLlama3Tokenizer();
+    } else {
+      const { loadCachedTokenizer } = await import('./webllm/webllm-cache');
+      this.exact = await loadCachedTokenizer(this.loaded, source.cacheName, source.url);
+    }
+    return this.exact ?? createEstimateTokenizer();
+  }
+
+  /** Ends the worker for good. */
+  dispose(): void {
+    this.forget();
+    this.rpc.terminate();
+  }
+
+  private forget(): void {
+    this.loaded = null;
+    this.source = null;
+    this.exact = null;
+  }
+}
+
+/** The LLM worker as an RPC connection factory (a new worker on every restart). */
+export function llmWorkerConnection(): () => RpcConnection {
+  return workerConnection(
+    () => new Worker(new URL('../../workers/llm.worker.ts', import.meta.url), { type: 'module' }),
+  );
+}
+
+/**
+ * What `main.ts` calls: a {@link WorkerLlmEngine} over a fresh LLM worker. The worker starts on
+ * the first call; web-llm itself is only fetched by the first `load`.
+ */
+export function createWorkerLlmEngine(options: WorkerLlmEngineOptions = {}): WorkerLlmEngine {
+  return new WorkerLlmEngine(new RpcClient<LlmApi>(llmWorkerConnection()), options);
+}

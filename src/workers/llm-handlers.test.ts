@@ -1,0 +1,135 @@
+import { describe, expect, it } from 'vitest';
+import { createScriptedFromConfig } from '../adapters/llm/scripted/scripted-from-config';
+import { WorkerLlmEngine } from '../adapters/llm/worker-llm-engine';
+import type { LlmApi } from '../rpc/llm-api';
+import type { RpcEndpoint } from '../rpc/protocol';
+import { RpcClient, type RpcConnection } from '../rpc/rpc-client';
+import { serveRpc } from '../rpc/serve-rpc';
+import { createLlmHandlers, type HostedEngine } from './llm-handlers';
+
+/** The LLM worker's real handlers on one end of a MessageChannel, the real client on the other. */
+function connectLlm(withScripted: boolean) {
+  const state = { crash: (_r: string) => {} };
+  const connect = (): RpcConnection => {
+    const channel = new MessageChannel();
+    const stop = serveRpc<LlmApi>(
+      channel.port2 as unknown as RpcEndpoint,
+      createLlmHandlers({
+        createWebLlm: () => {
+          throw new Error('web-llm is not used in this test');
+        },
+        ...(withScripted
+          ? { createScripted: async (c) => createScriptedFromConfig(c) as HostedEngine }
+          : {}),
+      }),
+    );
+    return {
+      endpoint: channel.port1 as unknown as RpcEndpoint,
+      onCrash: (l) => {
+        state.crash = l;
+      },
+      terminate: () => {
+        stop();
+        channel.port1.close();
+      },
+    };
+  };
+  return { rpc: new RpcClient<LlmApi>(connect), state };
+}
+
+describe('LLM worker handlers + WorkerLlmEngine (scripted engine across the RPC)', () => {
+  it('E18: the page configures scripted rules; replies stream across the worker boundary', async () => {
+    const { rpc } = connectLlm(true);
+    const engine = new WorkerLlmEngine(rpc, {
+      engine: 'scripted',
+      scripted: {
+        outputs: ['first reply'],
+        rules: [{ pattern: 'birthday', flags: 'i', reply: 'It is on 5 March.' }],
+        fallback: 'I see.',
+      },
+    });
+    const progress: string[] = [];
+    await engine.load('scripted-llama3', (p) => progress.push(p.type));
+    expect(progress.at(-1)).toBe('ready');
+    expect(engine.modelId).toBe('scripted-llama3');
+    const deltas: string[] = [];
+    const ask = (content: string) =>
+      engine.complete({
+        messages: [{ role: 'user', content }],
+        maxTokens: 50,
+        onDelta: (d) => deltas.push(d),
+      });
+    expect((await ask('hello')).text).toBe('first reply');
+    expect(deltas.join('')).toBe('first reply');
+    expect(deltas.length).toBeGreaterThan(1);
+    expect((await ask('When is my BIRTHDAY?')).text).toBe('It is on 5 March.');
+    expect((await ask('anything')).text).toBe('I see.');
+    await engine.pushScripted('pushed');
+    expect((await ask('x')).text).toBe('pushed');
+    const tokenizer = await engine.tokenizer();
+    expect(tokenizer.exact).toBe(true);
+    expect(tokenizer.name).toMatch(/llama3/);
+    engine.dispose();
+  });
+
+  it('E17: cancelling a streaming completion rejects with cancelled; the worker stays usable', async () => {
+    const { rpc } = connectLlm(true);
+    const engine = new WorkerLlmEngine(rpc, {
+      engine: 'scripted',
+      scripted: { fallback: 'word '.repeat(300) },
+    });
+    await engine.load('scripted-llama3');
+    const controller = new AbortController();
+    let n = 0;
+    const call = engine.complete({
+      messages: [{ role: 'user', content: 'go' }],
+      maxTokens: 1000,
+      signal: controller.signal,
+      onDelta: () => {
+        n += 1;
+        if (n === 5) controller.abort();
+      },
+    });
+    await expect(call).rejects.toMatchObject({ code: 'cancelled' });
+    const done = await engine.complete({
+      messages: [{ role: 'user', content: 'go' }],
+      maxTokens: 3,
+    });
+    expect(done.finishReason).toBe('length');
+    engine.dispose();
+  });
+
+  it('E18: a worker built without the scripted engine refuses it (the production shape)', async () => {
+    const { rpc } = connectLlm(false);
+    const engine = new WorkerLlmEngine(rpc, { engine: 'scripted' });
+    await expect(engine.load('scripted-llama3')).rejects.toMatchObject({
+      code: 'invalid_argument',
+    });
+    await expect(
+      engine.complete({ messages: [{ role: 'user', content: 'x' }], maxTokens: 1 }),
+    ).rejects.toMatchObject({ code: 'model_not_loaded' });
+    engine.dispose();
+  });
+
+  it('E19: a crash while generating rejects with worker_crashed and unloads the model', async () => {
+    const { rpc, state } = connectLlm(true);
+    const engine = new WorkerLlmEngine(rpc, {
+      engine: 'scripted',
+      scripted: { fallback: 'word '.repeat(500) },
+    });
+    await engine.load('scripted-llama3');
+    const call = engine.complete({
+      messages: [{ role: 'user', content: 'x' }],
+      maxTokens: 2000,
+      onDelta: () => {},
+    });
+    await new Promise((r) => setTimeout(r, 5));
+    state.crash('out of memory');
+    await expect(call).rejects.toMatchObject({ code: 'worker_crashed' });
+    expect(engine.modelId).toBeNull();
+    rpc.restart();
+    await engine.load('scripted-llama3');
+    expect(engine.modelId).toBe('scripted-llama3');
+    engine.dispose();
+  });
+});

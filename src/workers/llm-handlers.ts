@@ -1,0 +1,77 @@
+import { AppError } from '../core/errors';
+import type { LlmEngine } from '../core/ports/llm-engine';
+import type { LlmApi, LlmEngineKind, ScriptedConfig, TokenizerSource } from '../rpc/llm-api';
+
+/** An engine the worker can host, plus how the main thread should count its tokens. */
+export interface HostedEngine extends LlmEngine {
+  tokenizerSource(): TokenizerSource;
+  /** Scripted engines only: queue more replies. */
+  push?(...outputs: string[]): void;
+}
+
+export interface LlmWorkerDeps {
+  createWebLlm(): HostedEngine;
+  /** Present only in the e2e build (the production worker has no scripted engine at all). */
+  createScripted?: (config: ScriptedConfig) => Promise<HostedEngine>;
+}
+
+/**
+ * The LLM worker's handlers over one hosted engine at a time (rule E17). Switching between
+ * web-llm and the scripted engine (e2e build) replaces the engine; a load in progress is cancelled
+ * by terminating the worker from the main thread, not here.
+ */
+export function createLlmHandlers(deps: LlmWorkerDeps): LlmApi {
+  let engine: HostedEngine | null = null;
+  let kind: LlmEngineKind | null = null;
+
+  const current = (): HostedEngine => {
+    if (!engine?.modelId) throw new AppError('model_not_loaded', 'No chat model is loaded.');
+    return engine;
+  };
+
+  return {
+    async load({ modelId, engine: wanted, scripted }, ctx) {
+      if (wanted === 'scripted') {
+        if (!deps.createScripted) {
+          throw new AppError(
+            'invalid_argument',
+            'The scripted engine exists only in the e2e build.',
+          );
+        }
+        await engine?.unload();
+        engine = await deps.createScripted(scripted ?? {});
+      } else if (kind !== 'webllm' || !engine) {
+        await engine?.unload();
+        engine = deps.createWebLlm();
+      }
+      kind = wanted;
+      await engine.load(modelId, (p) => ctx.emit(p));
+      return {
+        modelId,
+        contextWindow: engine.contextWindow(),
+        tokenizer: engine.tokenizerSource(),
+      };
+    },
+    async unload() {
+      await engine?.unload();
+    },
+    async complete(args, ctx) {
+      const active = current();
+      return active.complete({
+        messages: args.messages,
+        maxTokens: args.maxTokens,
+        ...(args.temperature !== undefined ? { temperature: args.temperature } : {}),
+        ...(args.jsonSchema ? { jsonSchema: args.jsonSchema } : {}),
+        ...(args.stream ? { onDelta: (text: string) => ctx.emit({ type: 'delta', text }) } : {}),
+        signal: ctx.signal,
+      });
+    },
+    async interrupt() {
+      await engine?.interrupt();
+    },
+    async scriptedPush({ outputs }) {
+      if (!engine?.push) throw new AppError('invalid_argument', 'No scripted engine is loaded.');
+      engine.push(...outputs);
+    },
+  };
+}

@@ -1,0 +1,22 @@
+/// <reference lib="webworker" />
+// The LLM worker: hosts web-llm (lazily imported) or, in the e2e build only, the scripted engine.
+import { WebLlmEngine } from '../adapters/llm/webllm/webllm-engine';
+import type { RpcEndpoint } from '../rpc/protocol';
+import { serveRpc } from '../rpc/serve-rpc';
+import { createLlmHandlers } from './llm-handlers';
+
+serveRpc(
+  self as unknown as RpcEndpoint,
+  createLlmHandlers({
+    createWebLlm: () => new WebLlmEngine(),
+    // `__LOCI_E2E__` is a compile-time constant: in the production build this branch and the
+    // dynamic import vanish, so the scripted engine is not in the bundle (rule E18).
+    createScripted: __LOCI_E2E__
+      ? async (config) => {
+          const { createScriptedFromConfig } =
+            await import('../adapters/llm/scripted/scripted-from-config');
+          return createScriptedFromConfig(config);
+        }
+      : undefined,
+  }),
+);
