@@ -155,7 +155,8 @@ export interface Passage {
   dimension: number;
 }
 
-export type DocumentStatus = 'reading' | 'chunked' | 'embedding' | 'indexed' | 'failed' | 'cancelled';
+export type DocumentStatus =
+  'reading' | 'chunked' | 'embedding' | 'indexed' | 'failed' | 'cancelled';
 
 export interface DocumentMeta {
   id: DocumentId;
@@ -172,12 +173,7 @@ export interface DocumentMeta {
 }
 
 export type StopReason =
-  | 'end_turn'
-  | 'max_steps'
-  | 'invalid_tool_call'
-  | 'context_overflow'
-  | 'cancelled'
-  | 'error';
+  'end_turn' | 'max_steps' | 'invalid_tool_call' | 'context_overflow' | 'cancelled' | 'error';
 
 export type TurnStatus = 'running' | 'done' | 'interrupted';
 
