@@ -51,8 +51,8 @@ export interface DocumentChunk {
  *
  * A chunk never crosses a section (heading or page); inside a section it is a run of whole
  * sentences (`.!?` and `。！？`), cut preferably at paragraph breaks, and the next chunk of the
- * same section starts with the previous chunk's last sentences (or last words) up to
- * `overlapTokens`. Sentences longer than a chunk are cut at line breaks, then between words,
+ * paragraph starts with the previous chunk's last sentences (or last words) up to
+ * `overlapTokens`; a cut at a paragraph break has no overlap. Sentences longer than a chunk are cut at line breaks, then between words,
  * never inside a word (except a single "word" longer than a whole chunk). It is a generator so
  * a caller on a UI thread can yield between chunks.
  */
@@ -168,7 +168,10 @@ function packSection(
       continue;
     }
     out.push([startPos, (units[i - 1] as TextUnit).end]);
-    const next = overlapStart(text, units, span, first, i - 1, overlap, opts.measure);
+    // A cut at a paragraph break starts clean; a cut inside a paragraph repeats its tail.
+    const next = u.paragraphStart
+      ? null
+      : overlapStart(text, units, span, first, i - 1, overlap, opts.measure);
     open = next !== null && next.tokens + u.gapTokens + u.tokens <= opts.maxTokens;
     if (next !== null && open) ({ startPos, first, tokens } = next);
   }
