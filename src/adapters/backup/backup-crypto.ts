@@ -1,0 +1,133 @@
+import { AppError } from '../../core/errors';
+import { decodeBase64, encodeBase64 } from '../../core/backup/base64';
+import {
+  BACKUP_VERSION,
+  ENCRYPTED_FORMAT,
+  PBKDF2_ITERATIONS,
+  PBKDF2_MAX_ITERATIONS,
+  type EncryptedEnvelope,
+} from '../../core/backup/backup-format';
+import { CheckFailure, num, obj, oneOf, str, type Check } from '../../core/backup/checks';
+
+const SALT_BYTES = 16;
+/** 96-bit IVs are what AES-GCM is specified for; a fresh random one per backup. */
+const IV_BYTES = 12;
+
+const b64 = str({ min: 1, max: Number.MAX_SAFE_INTEGER });
+const envelopeCheck: Check<EncryptedEnvelope> = obj<EncryptedEnvelope>({
+  format: oneOf(ENCRYPTED_FORMAT),
+  version: num({ integer: true, min: 1, max: BACKUP_VERSION }),
+  kdf: obj<EncryptedEnvelope['kdf']>({
+    name: oneOf('PBKDF2'),
+    hash: oneOf('SHA-256'),
+    iterations: num({ integer: true, min: PBKDF2_ITERATIONS, max: PBKDF2_MAX_ITERATIONS }),
+    salt: b64,
+  }),
+  cipher: obj<EncryptedEnvelope['cipher']>({ name: oneOf('AES-GCM'), iv: b64 }),
+  ciphertext: b64,
+});
+
+function subtle(): SubtleCrypto {
+  const s = globalThis.crypto?.subtle;
+  if (!s)
+    throw new AppError('internal', 'WebCrypto is not available here (it needs a secure context).');
+  return s;
+}
+
+async function deriveKey(
+  passphrase: string,
+  salt: Uint8Array,
+  iterations: number,
+): Promise<CryptoKey> {
+  const material = await subtle().importKey(
+    'raw',
+    new TextEncoder().encode(passphrase),
+    'PBKDF2',
+    false,
+    ['deriveKey'],
+  );
+  return subtle().deriveKey(
+    { name: 'PBKDF2', hash: 'SHA-256', salt: salt as BufferSource, iterations },
+    material,
+    { name: 'AES-GCM', length: 256 },
+    false,
+    ['encrypt', 'decrypt'],
+  );
+}
+
+/** Encrypts the backup's JSON text with AES-256-GCM under a PBKDF2-SHA-256 key of `passphrase`. */
+export async function encryptBackup(
+  plaintext: string,
+  passphrase: string,
+  iterations: number = PBKDF2_ITERATIONS,
+): Promise<EncryptedEnvelope> {
+  if (passphrase.length === 0) throw new AppError('invalid_argument', 'The passphrase is empty.');
+  const salt = globalThis.crypto.getRandomValues(new Uint8Array(SALT_BYTES));
+  const iv = globalThis.crypto.getRandomValues(new Uint8Array(IV_BYTES));
+  const key = await deriveKey(passphrase, salt, iterations);
+  const sealed = await subtle().encrypt(
+    { name: 'AES-GCM', iv },
+    key,
+    new TextEncoder().encode(plaintext),
+  );
+  return {
+    format: ENCRYPTED_FORMAT,
+    version: BACKUP_VERSION,
+    kdf: { name: 'PBKDF2', hash: 'SHA-256', iterations, salt: encodeBase64(salt) },
+    cipher: { name: 'AES-GCM', iv: encodeBase64(iv) },
+    ciphertext: encodeBase64(new Uint8Array(sealed)),
+  };
+}
+
+/**
+ * Decrypts an envelope. A wrong passphrase and an altered file are the same failure to AES-GCM
+ * (the tag does not verify), so both are `backup_wrong_passphrase` with a message naming both.
+ */
+export async function decryptBackup(
+  value: unknown,
+  passphrase: string | undefined,
+): Promise<string> {
+  let envelope: EncryptedEnvelope;
+  try {
+    envelope = envelopeCheck(value, '$');
+  } catch (error) {
+    if (!(error instanceof CheckFailure)) throw error;
+    const path = error.path.replace(/^\$\.?/, '') || '$';
+    throw new AppError(
+      'backup_invalid',
+      `The encrypted backup is malformed: ${path} ${error.message}.`,
+      { path },
+    );
+  }
+  if (!passphrase) {
+    throw new AppError(
+      'backup_wrong_passphrase',
+      'This backup is encrypted: enter its passphrase to import it.',
+    );
+  }
+  const salt = decodeBase64(envelope.kdf.salt);
+  const iv = decodeBase64(envelope.cipher.iv);
+  const sealed = decodeBase64(envelope.ciphertext);
+  if (!salt || !iv || !sealed || iv.length !== IV_BYTES) {
+    throw new AppError(
+      'backup_invalid',
+      'The encrypted backup is malformed: salt, iv or ciphertext is not valid base64.',
+    );
+  }
+  const key = await deriveKey(passphrase, salt, envelope.kdf.iterations);
+  let plain: ArrayBuffer;
+  try {
+    plain = await subtle().decrypt(
+      { name: 'AES-GCM', iv: iv as BufferSource },
+      key,
+      sealed as BufferSource,
+    );
+  } catch (error) {
+    throw new AppError(
+      'backup_wrong_passphrase',
+      'The passphrase is wrong, or the backup file was altered after it was made.',
+      { cause: error instanceof Error ? error.name : String(error) },
+    );
+  }
+  return new TextDecoder().decode(plain);
+}

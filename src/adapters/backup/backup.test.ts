@@ -1,0 +1,360 @@
+import 'fake-indexeddb/auto';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { BackupFile } from '../../core/backup/backup-format';
+import { openMemoryStore, type DexieMemoryStore } from '../storage/dexie';
+import {
+  sampleAgent,
+  sampleBlock,
+  sampleDocument,
+  sampleMessage,
+  samplePassage,
+} from '../storage/dexie/sample-records';
+import { exportBackup, readBackupTables } from './export-backup';
+import { importBackup } from './import-backup';
+
+const stores: DexieMemoryStore[] = [];
+afterEach(() => stores.splice(0).forEach((s) => s.close()));
+let dbs = 0;
+async function fresh(): Promise<DexieMemoryStore> {
+  dbs += 1;
+  const s = await openMemoryStore(`backup-test-${dbs}-${Date.now()}`);
+  stores.push(s);
+  return s;
+}
+
+async function populated(): Promise<DexieMemoryStore> {
+  const store = await fresh();
+  for (const a of ['a', 'b']) {
+    const doc = sampleDocument(a, `${a}-doc`);
+    await store.apply({
+      agents: [sampleAgent(a)],
+      blocks: [sampleBlock(a, 'human', 'Name: Ana'), sampleBlock(a, 'persona', 'kind')],
+      messages: [
+        sampleMessage(a, `${a}-m1`, '我的生日是五月', 1000),
+        {
+          ...sampleMessage(a, `${a}-m2`, '', 1001, 'assistant'),
+          toolCall: { name: 'send_message', arguments: { message: 'hi', n: [1, { x: null }] } },
+          turnId: `${a}-t1`,
+        },
+        { ...sampleMessage(a, `${a}-m3`, 'ok', 1002, 'tool'), toolResult: 'ok', inContext: false },
+      ],
+      summaries: [
+        {
+          id: `${a}-s1`,
+          agentId: a,
+          version: 1,
+          text: 'sum',
+          fromSeq: 1,
+          toSeq: 1,
+          method: 'model',
+          at: 1003,
+          tokens: 2,
+        },
+      ],
+      documents: [doc],
+      passages: [
+        samplePassage(a, `${a}-p1`, 'fact', 1004, Float32Array.from([0.25, -1, 3.5])),
+        samplePassage(a, `${a}-p2`, 'chunk', 1005, null, {
+          type: 'document',
+          documentId: doc.id,
+          chunk: 0,
+          page: 2,
+          start: 0,
+          end: 5,
+          heading: 'H',
+        }),
+      ],
+      turns: [
+        {
+          id: `${a}-t1`,
+          agentId: a,
+          triggerMessageId: `${a}-m1`,
+          status: 'done',
+          steps: 1,
+          stopReason: 'end_turn',
+          startedAt: 1000,
+          endedAt: 1002,
+        },
+      ],
+      steps: [
+        {
+          turnId: `${a}-t1`,
+          agentId: a,
+          step: 0,
+          raw: '{}',
+          tool: 'send_message',
+          arguments: { message: 'hi' },
+          result: 'ok',
+          ok: true,
+          heartbeat: false,
+          at: 1001,
+        },
+      ],
+    });
+    const v2 = sampleBlock(a, 'human', 'Name: Ana Lee', 2, 2000);
+    await store.apply({
+      blocks: [
+        {
+          ...v2,
+          history: {
+            ...v2.history,
+            source: { type: 'tool', turnId: `${a}-t1`, step: 0, tool: 'core_memory_append' },
+          },
+        },
+      ],
+    });
+    await store.putVectors(a, {
+      kind: 'message',
+      modelId: 'e5',
+      dimension: 2,
+      ids: [`${a}-m1`, `${a}-m2`],
+      data: Float32Array.from([1, 2, 3, 4]),
+    });
+  }
+  await store.setSetting('theme', { dark: true });
+  return store;
+}
+
+describe('backup', () => {
+  it('B1: export → wipe → import gives back exactly the same data, embeddings included', async () => {
+    const source = await populated();
+    const text = await exportBackup(source, { now: () => 5 });
+    const before = await readBackupTables(source);
+    expect(before.blockHistory).toHaveLength(6);
+    const target = await fresh();
+    const summary = await importBackup(target, text);
+    expect(summary.messages).toBe(6);
+    expect(await readBackupTables(target)).toEqual(before);
+    const [p] = await target.getPassages(['a-p1']);
+    expect(p?.embedding).toEqual(Float32Array.from([0.25, -1, 3.5]));
+    expect((await target.queryMessages('a', { inContext: false })).map((m) => m.id)).toEqual([
+      'a-m3',
+    ]);
+    expect((await target.loadVectors('b', 'e5'))[0]?.data).toEqual(Float32Array.from([1, 2, 3, 4]));
+    expect(await target.getSetting('theme')).toEqual({ dark: true });
+  });
+
+  it('B2: a one-agent backup holds only that agent and replaces only it on import', async () => {
+    const source = await populated();
+    const text = await exportBackup(source, { agentId: 'a' });
+    const file = JSON.parse(text) as BackupFile;
+    expect(file.tables.agents.map((a) => a.id)).toEqual(['a']);
+    expect(file.tables.messages.every((m) => m.agentId === 'a')).toBe(true);
+    expect(file.tables.settings).toEqual([]);
+    const bBefore = await readBackupTables(source, 'b');
+    await source.apply({ messages: [sampleMessage('a', 'a-extra', 'later', 3000)] });
+    await importBackup(source, text);
+    expect(await source.getMessages(['a-extra'])).toEqual([]);
+    expect(await source.countMessages('a')).toBe(3);
+    expect(await readBackupTables(source, 'b')).toEqual(bBefore);
+  });
+
+  type Mutation = [name: string, mutate: (f: BackupFile) => void, code: string, path: string];
+  const cases: Mutation[] = [
+    ['future version', (f) => void (f.version = 99), 'backup_unsupported_version', 'version'],
+    [
+      'wrong format',
+      (f) => void ((f as { format: string }).format = 'zip'),
+      'backup_invalid',
+      'format',
+    ],
+    [
+      'wrong type',
+      (f) => void ((f.tables.messages[0] as unknown as { seq: string }).seq = '1'),
+      'backup_invalid',
+      'tables.messages[0].seq',
+    ],
+    [
+      'unknown field',
+      (f) => void Object.assign(f.tables.agents[0]!, { admin: true }),
+      'backup_invalid',
+      'tables.agents[0].admin',
+    ],
+    [
+      'missing field',
+      (f) =>
+        void delete (f.tables.passages[0] as Partial<BackupFile['tables']['passages'][0]>).text,
+      'backup_invalid',
+      'tables.passages[0].text',
+    ],
+    [
+      'too long',
+      (f) => void (f.tables.agents[0]!.name = 'x'.repeat(1001)),
+      'backup_invalid',
+      'tables.agents[0].name',
+    ],
+    [
+      'duplicate id',
+      (f) => void f.tables.messages.push({ ...f.tables.messages[0]!, seq: 99 }),
+      'backup_invalid',
+      'tables.messages[6]',
+    ],
+    [
+      'duplicate seq',
+      (f) => void (f.tables.messages[1]!.seq = f.tables.messages[0]!.seq),
+      'backup_invalid',
+      'tables.messages[1]',
+    ],
+    [
+      'unknown agent',
+      (f) => void (f.tables.summaries[0]!.agentId = 'ghost'),
+      'backup_invalid',
+      'tables.summaries[0].agentId',
+    ],
+    [
+      'step of no turn',
+      (f) => void (f.tables.steps[0]!.turnId = 'ghost'),
+      'backup_invalid',
+      'tables.steps[0].turnId',
+    ],
+    [
+      'turn trigger missing',
+      (f) => void (f.tables.turns[0]!.triggerMessageId = 'ghost'),
+      'backup_invalid',
+      'tables.turns[0].triggerMessageId',
+    ],
+    [
+      'block without history',
+      (f) => void (f.tables.blocks[0]!.version = 7),
+      'backup_invalid',
+      'tables.blocks[0].version',
+    ],
+    [
+      'passage of missing document',
+      (f) => void f.tables.documents.splice(0, 1),
+      'backup_invalid',
+      'source.documentId',
+    ],
+    [
+      'embedding dimension',
+      (f) => void (f.tables.passages.find((p) => p.embedding)!.dimension = 4),
+      'backup_invalid',
+      'embedding',
+    ],
+    [
+      'embedding not base64',
+      (f) => void (f.tables.passages.find((p) => p.embedding)!.embedding = '!!!!'),
+      'backup_invalid',
+      'embedding',
+    ],
+    [
+      'vector of unknown message',
+      (f) => void (f.tables.vectors[0]!.ids[0] = 'ghost'),
+      'backup_invalid',
+      'tables.vectors[0].ids[0]',
+    ],
+    [
+      'vector data length',
+      (f) => void (f.tables.vectors[0]!.dimension = 3),
+      'backup_invalid',
+      'tables.vectors[0].data',
+    ],
+    [
+      'bad block source',
+      (f) => void ((f.tables.blockHistory[0] as { source: unknown }).source = { type: 'hack' }),
+      'backup_invalid',
+      'source.type',
+    ],
+    [
+      '__proto__ key',
+      (f) =>
+        void Object.defineProperty(f.tables.settings[0]!.value as object, '__proto__', {
+          value: { polluted: 1 },
+          enumerable: true,
+        }),
+      'backup_invalid',
+      'tables.settings[0].value.__proto__',
+    ],
+    [
+      'constructor key',
+      (f) => void Object.assign(f.tables.steps[0]!.arguments!, { constructor: 1 }),
+      'backup_invalid',
+      'constructor',
+    ],
+    [
+      'one-agent scope with two agents',
+      (f) => void (f.scope = { type: 'agent', agentId: 'a' }),
+      'backup_invalid',
+      'tables.agents',
+    ],
+  ];
+
+  for (const [name, mutate, code, path] of cases) {
+    it(`B3: rejects ${name} with ${code} at ${path}, changing nothing`, async () => {
+      const store = await populated();
+      const file = JSON.parse(await exportBackup(store)) as BackupFile;
+      await store.apply({ messages: [sampleMessage('a', 'a-new', 'newer than the backup', 4000)] });
+      const before = await readBackupTables(store);
+      mutate(file);
+      const error = await importBackup(store, JSON.stringify(file)).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(error).toMatchObject({ code });
+      expect((error as { details: { path: string } }).details.path).toContain(path);
+      expect(await readBackupTables(store)).toEqual(before);
+    });
+  }
+
+  it('B3: rejects text that is not JSON, and an id owned by an agent outside the file', async () => {
+    const store = await populated();
+    const before = await readBackupTables(store);
+    await expect(importBackup(store, '{"format": ')).rejects.toMatchObject({
+      code: 'backup_invalid',
+    });
+    const other = await fresh();
+    await other.apply({
+      agents: [sampleAgent('c')],
+      messages: [sampleMessage('c', 'a-m1', 'clash', 1)],
+    });
+    const text = await exportBackup(other);
+    await expect(importBackup(store, text)).rejects.toMatchObject({
+      code: 'backup_invalid',
+      details: { path: 'tables.messages[0].id' },
+    });
+    expect(await readBackupTables(store)).toEqual(before);
+  });
+
+  it('B4: an encrypted backup round-trips with its passphrase and hides the text', async () => {
+    const source = await populated();
+    const text = await exportBackup(source, { passphrase: 'correct horse' });
+    const envelope = JSON.parse(text) as { format: string; kdf: { iterations: number } };
+    expect(envelope.format).toBe('loci-backup-encrypted');
+    expect(envelope.kdf.iterations).toBeGreaterThanOrEqual(600_000);
+    expect(text).not.toContain('Name: Ana');
+    const target = await fresh();
+    await importBackup(target, text, { passphrase: 'correct horse' });
+    expect(await readBackupTables(target)).toEqual(await readBackupTables(source));
+  });
+
+  it('B5: a wrong or missing passphrase, or a tampered file, is a clear error that changes nothing', async () => {
+    const source = await populated();
+    const text = await exportBackup(source, { passphrase: 'correct horse' });
+    const target = await fresh();
+    const before = await readBackupTables(target);
+    await expect(importBackup(target, text, { passphrase: 'wrong' })).rejects.toMatchObject({
+      code: 'backup_wrong_passphrase',
+    });
+    await expect(importBackup(target, text)).rejects.toMatchObject({
+      code: 'backup_wrong_passphrase',
+    });
+    const envelope = JSON.parse(text) as { ciphertext: string; kdf: { iterations: number } };
+    const flipped = envelope.ciphertext[10] === 'A' ? 'B' : 'A';
+    const tampered = {
+      ...envelope,
+      ciphertext: envelope.ciphertext.slice(0, 10) + flipped + envelope.ciphertext.slice(11),
+    };
+    await expect(
+      importBackup(target, JSON.stringify(tampered), { passphrase: 'correct horse' }),
+    ).rejects.toMatchObject({
+      code: 'backup_wrong_passphrase',
+    });
+    const weak = { ...envelope, kdf: { ...envelope.kdf, iterations: 1000 } };
+    await expect(
+      importBackup(target, JSON.stringify(weak), { passphrase: 'correct horse' }),
+    ).rejects.toMatchObject({
+      code: 'backup_invalid',
+    });
+    expect(await readBackupTables(target)).toEqual(before);
+  });
+});

@@ -1,0 +1,90 @@
+import type { Table } from 'dexie';
+import { encodeBase64, float32ToBytes } from '../../core/backup/base64';
+import {
+  BACKUP_FORMAT,
+  BACKUP_VERSION,
+  type BackupFile,
+  type BackupTables,
+} from '../../core/backup/backup-format';
+import type { AgentId, Message } from '../../core/model';
+import type { DexieMemoryStore } from '../storage/dexie/dexie-memory-store';
+import type { MessageRow } from '../storage/dexie/loci-db';
+import { toStorageError } from '../storage/dexie/storage-error';
+import { encryptBackup } from './backup-crypto';
+
+export interface ExportOptions {
+  /** Only this agent and what it owns (settings are global and left out); all agents otherwise. */
+  agentId?: AgentId;
+  /** Encrypts the file (AES-GCM, PBKDF2-SHA-256 key) when given. */
+  passphrase?: string;
+  /** PBKDF2 iterations (tests may lower it; never below 600,000 in the app). */
+  iterations?: number;
+  now?: () => number;
+}
+
+const b64floats = (v: Float32Array) => encodeBase64(float32ToBytes(v));
+
+/** Reads the tables of a backup in one read transaction, so the snapshot is consistent. */
+export async function readBackupTables(
+  store: DexieMemoryStore,
+  agentId?: AgentId,
+): Promise<BackupTables> {
+  const db = store.db;
+  try {
+    return await db.transaction('r', db.tables, async () => {
+      const owned = <T>(table: Table<T>) =>
+        agentId === undefined ? table.toArray() : table.where('agentId').equals(agentId).toArray();
+      const messages = (await owned<MessageRow>(db.messages)).map(
+        ({ ctx: _ctx, ...m }): Message => m,
+      );
+      const passages = (await owned(db.passages)).map((p) => ({
+        ...p,
+        embedding: p.embedding ? b64floats(p.embedding) : null,
+      }));
+      const vectors = (await owned(db.vectors)).map(({ rowId: _rowId, data, ...v }) => ({
+        ...v,
+        data: b64floats(data),
+      }));
+      return {
+        agents:
+          agentId === undefined
+            ? await db.agents.toArray()
+            : await db.agents.where('id').equals(agentId).toArray(),
+        blocks: await owned(db.blocks),
+        blockHistory: await owned(db.blockHistory),
+        messages,
+        summaries: await owned(db.summaries),
+        passages,
+        documents: await owned(db.documents),
+        turns: await owned(db.turns),
+        steps: await owned(db.steps),
+        settings: agentId === undefined ? await db.settings.toArray() : [],
+        vectors,
+      };
+    });
+  } catch (error) {
+    throw toStorageError(error, 'export a backup');
+  }
+}
+
+/**
+ * Exports everything (or one agent) as one versioned JSON text — agents, blocks with their full
+ * history, messages, summaries, passages with embeddings, documents, turns, steps, settings and
+ * message vectors — optionally encrypted with a passphrase.
+ */
+export async function exportBackup(
+  store: DexieMemoryStore,
+  options: ExportOptions = {},
+): Promise<string> {
+  const file: BackupFile = {
+    format: BACKUP_FORMAT,
+    version: BACKUP_VERSION,
+    exportedAt: (options.now ?? Date.now)(),
+    scope:
+      options.agentId === undefined ? { type: 'all' } : { type: 'agent', agentId: options.agentId },
+    tables: await readBackupTables(store, options.agentId),
+  };
+  const text = JSON.stringify(file);
+  if (options.passphrase === undefined) return text;
+  return JSON.stringify(await encryptBackup(text, options.passphrase, options.iterations));
+}

@@ -1,0 +1,129 @@
+import { AppError } from '../../core/errors';
+import { ENCRYPTED_FORMAT, type DecodedBackup } from '../../core/backup/backup-format';
+import { validateBackup } from '../../core/backup/validate-backup';
+import type { DexieMemoryStore } from '../storage/dexie/dexie-memory-store';
+import { toStorageError } from '../storage/dexie/storage-error';
+import { decryptBackup } from './backup-crypto';
+
+/** Largest backup text read (UTF-16 chars); beyond it the tab would likely run out of memory. */
+export const MAX_BACKUP_CHARS = 1 << 30;
+
+export interface ImportOptions {
+  passphrase?: string;
+}
+
+/** Rows written per table. */
+export type ImportSummary = Record<keyof DecodedBackup['tables'], number>;
+
+function parseJson(text: string, what: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new AppError(
+      'backup_invalid',
+      `${what} is not JSON: ${error instanceof Error ? error.message : String(error)}`,
+      {
+        path: '$',
+      },
+    );
+  }
+}
+
+/** Parses, decrypts when needed and validates a backup text; writes nothing. */
+export async function readBackup(
+  text: string,
+  options: ImportOptions = {},
+): Promise<DecodedBackup> {
+  if (text.length > MAX_BACKUP_CHARS) {
+    throw new AppError(
+      'backup_invalid',
+      `The file is larger than the ${MAX_BACKUP_CHARS} characters a backup may have.`,
+      {
+        path: '$',
+      },
+    );
+  }
+  let value = parseJson(text, 'The file');
+  if ((value as { format?: unknown } | null)?.format === ENCRYPTED_FORMAT) {
+    value = parseJson(await decryptBackup(value, options.passphrase), 'The decrypted backup');
+  }
+  const result = validateBackup(value);
+  if (!result.ok)
+    throw new AppError(result.error.code, result.error.message, { path: result.error.path });
+  return result.value;
+}
+
+/**
+ * Imports a backup: validates the WHOLE file first, then writes it in one transaction. Each
+ * agent in the file replaces the agent of the same id (and all it owns); other agents are kept.
+ * A full backup also replaces the settings. A bad file throws `backup_invalid`,
+ * `backup_unsupported_version` or `backup_wrong_passphrase` and changes nothing.
+ */
+export async function importBackup(
+  store: DexieMemoryStore,
+  text: string,
+  options: ImportOptions = {},
+): Promise<ImportSummary> {
+  const backup = await readBackup(text, options);
+  const t = backup.tables;
+  const db = store.db;
+  const agentIds = new Set(t.agents.map((a) => a.id));
+  const owned = [
+    db.blocks,
+    db.blockHistory,
+    db.messages,
+    db.summaries,
+    db.passages,
+    db.documents,
+    db.turns,
+    db.steps,
+    db.vectors,
+  ];
+  try {
+    await db.transaction('rw', db.tables, async () => {
+      // An id that belongs to an agent outside the file would be overwritten: refuse instead.
+      const clashes: Array<[string, Array<{ id: string; agentId: string }>]> = [
+        ['messages', t.messages],
+        ['passages', t.passages],
+        ['documents', t.documents],
+        ['summaries', t.summaries],
+        ['turns', t.turns],
+      ];
+      for (const [name, rows] of clashes) {
+        const existing = await db.table(name).bulkGet(rows.map((r) => r.id));
+        existing.forEach((row: { agentId: string } | undefined, i) => {
+          if (row && !agentIds.has(row.agentId)) {
+            throw new AppError(
+              'backup_invalid',
+              `tables.${name}[${i}].id is already used by agent "${row.agentId}" on this device.`,
+              {
+                path: `tables.${name}[${i}].id`,
+              },
+            );
+          }
+        });
+      }
+      for (const id of agentIds) {
+        await db.agents.delete(id);
+        for (const table of owned) await table.where('agentId').equals(id).delete();
+      }
+      if (backup.scope.type === 'all') await db.settings.clear();
+      await db.agents.bulkPut(t.agents);
+      await db.blocks.bulkPut(t.blocks);
+      await db.blockHistory.bulkPut(t.blockHistory);
+      await db.messages.bulkPut(t.messages.map((m) => ({ ...m, ctx: m.inContext ? 1 : 0 })));
+      await db.summaries.bulkPut(t.summaries);
+      await db.passages.bulkPut(t.passages);
+      await db.documents.bulkPut(t.documents);
+      await db.turns.bulkPut(t.turns);
+      await db.steps.bulkPut(t.steps);
+      await db.settings.bulkPut(t.settings);
+      await db.vectors.bulkAdd(t.vectors);
+    });
+  } catch (error) {
+    throw toStorageError(error, 'import a backup');
+  }
+  const summary = {} as ImportSummary;
+  for (const [name, rows] of Object.entries(t)) summary[name as keyof ImportSummary] = rows.length;
+  return summary;
+}

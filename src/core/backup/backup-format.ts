@@ -1,0 +1,94 @@
+/**
+ * The backup file: one JSON document, versioned. Records are the model's own (`src/core/model`),
+ * except that embeddings travel as base64 of their little-endian Float32 bytes. An encrypted
+ * backup wraps the same JSON text in an {@link EncryptedEnvelope}.
+ */
+import type {
+  Agent,
+  AgentId,
+  BlockVersion,
+  CoreBlock,
+  DocumentMeta,
+  Message,
+  Passage,
+  SettingRow,
+  StepRecord,
+  Summary,
+  TurnRecord,
+} from '../model';
+import type { VectorKind } from '../ports/vector-index';
+import type { EpochMs } from '../units';
+
+export const BACKUP_FORMAT = 'loci-backup';
+export const ENCRYPTED_FORMAT = 'loci-backup-encrypted';
+/** The version this build writes; it reads versions up to this one. */
+export const BACKUP_VERSION = 1;
+/** OWASP 2023 guidance for PBKDF2-HMAC-SHA-256. */
+export const PBKDF2_ITERATIONS = 600_000;
+/** Iteration counts accepted on import (an attacker-chosen huge count would hang the tab). */
+export const PBKDF2_MAX_ITERATIONS = 10_000_000;
+
+export type BackupScope = { type: 'all' } | { type: 'agent'; agentId: AgentId };
+
+/** A passage as written in a backup: the embedding as base64 (or null). */
+export type BackupPassage = Omit<Passage, 'embedding'> & { embedding: string | null };
+
+/** A packed batch of message vectors as written in a backup (`data` is base64). */
+export interface BackupVectors {
+  agentId: AgentId;
+  kind: VectorKind;
+  modelId: string;
+  dimension: number;
+  ids: string[];
+  data: string;
+}
+
+/** The tables of a backup, in the form they are written to the file. */
+export interface BackupTables {
+  agents: Agent[];
+  blocks: CoreBlock[];
+  blockHistory: BlockVersion[];
+  messages: Message[];
+  summaries: Summary[];
+  passages: BackupPassage[];
+  documents: DocumentMeta[];
+  turns: TurnRecord[];
+  steps: StepRecord[];
+  settings: SettingRow[];
+  vectors: BackupVectors[];
+}
+
+export interface BackupFile {
+  format: typeof BACKUP_FORMAT;
+  version: number;
+  exportedAt: EpochMs;
+  scope: BackupScope;
+  tables: BackupTables;
+}
+
+/** A decoded, validated backup: embeddings are `Float32Array`s again, ready to write. */
+export interface DecodedBackup {
+  version: number;
+  exportedAt: EpochMs;
+  scope: BackupScope;
+  tables: Omit<BackupTables, 'passages' | 'vectors'> & {
+    passages: Passage[];
+    vectors: Array<Omit<BackupVectors, 'data'> & { data: Float32Array }>;
+  };
+}
+
+export interface EncryptedEnvelope {
+  format: typeof ENCRYPTED_FORMAT;
+  version: number;
+  kdf: { name: 'PBKDF2'; hash: 'SHA-256'; iterations: number; salt: string };
+  cipher: { name: 'AES-GCM'; iv: string };
+  /** base64 of AES-GCM(ciphertext ‖ tag) of the UTF-8 JSON text of a {@link BackupFile}. */
+  ciphertext: string;
+}
+
+/** What is wrong with a backup, and where (a JSON path such as `tables.messages[3].seq`). */
+export interface BackupProblem {
+  code: 'backup_invalid' | 'backup_unsupported_version';
+  path: string;
+  message: string;
+}

@@ -1,0 +1,220 @@
+/**
+ * The shape of every record of a backup, as {@link Check}s. Mirrors `src/core/model.ts`; a field
+ * added there must be added here or imports of new backups fail with "is not a known field".
+ */
+import type {
+  Agent,
+  BlockSource,
+  BlockVersion,
+  CoreBlock,
+  DocumentMeta,
+  Message,
+  PassageSource,
+  SettingRow,
+  StepRecord,
+  Summary,
+  ToolCall,
+  TurnRecord,
+} from '../model';
+import type { BackupPassage, BackupVectors } from './backup-format';
+import {
+  arr,
+  bool,
+  json,
+  nullable,
+  num,
+  obj,
+  oneOf,
+  opt,
+  record,
+  str,
+  tagged,
+  type Check,
+} from './checks';
+
+/** Size caps of one field; a backup beyond them is rejected rather than written. */
+export const LIMITS = {
+  idChars: 200,
+  nameChars: 1_000,
+  textChars: 1_000_000,
+  dimension: 4_096,
+  rowsPerTable: 5_000_000,
+} as const;
+
+type Variant<U, T extends string> = Extract<U, { type: T }>;
+
+const id = str({ min: 1, max: LIMITS.idChars });
+const name = str({ max: LIMITS.nameChars });
+const text = str({ max: LIMITS.textChars });
+const time = num({ min: 0, max: 8.64e15, integer: true });
+const count = num({ min: 0, max: Number.MAX_SAFE_INTEGER, integer: true });
+const fraction = num({ min: 0, max: 1 });
+const real = num();
+
+export const agentCheck: Check<Agent> = obj<Agent>({
+  id,
+  kind: oneOf('companion', 'notebook', 'writer', 'fiction'),
+  name,
+  persona: text,
+  modelId: nullable(name),
+  strategy: oneOf('memgpt', 'forgetting', 'recency', 'window'),
+  autoRecall: bool,
+  budgets: obj<Agent['budgets']>({
+    replyReserve: count,
+    recallBudget: count,
+    warningFraction: fraction,
+    flushFraction: fraction,
+    targetFraction: fraction,
+    summaryMaxTokens: count,
+    maxSteps: count,
+    maxInvalidSteps: count,
+  }),
+  forgetting: obj<Agent['forgetting']>({
+    recallThreshold: real,
+    forgetThreshold: real,
+    relevanceTarget: real,
+    maxGram: count,
+  }),
+  createdAt: time,
+  updatedAt: time,
+});
+
+export const blockCheck: Check<CoreBlock> = obj<CoreBlock>({
+  agentId: id,
+  label: name,
+  description: text,
+  value: text,
+  charLimit: count,
+  readOnly: bool,
+  updatedAt: time,
+  version: count,
+});
+
+const blockSource: Check<BlockSource> = tagged<BlockSource>({
+  tool: obj<Variant<BlockSource, 'tool'>>({
+    type: oneOf('tool'),
+    turnId: id,
+    step: count,
+    tool: name,
+  }),
+  user: obj<Variant<BlockSource, 'user'>>({ type: oneOf('user') }),
+  revert: obj<Variant<BlockSource, 'revert'>>({ type: oneOf('revert'), toVersion: count }),
+  system: obj<Variant<BlockSource, 'system'>>({ type: oneOf('system') }),
+});
+
+export const blockVersionCheck: Check<BlockVersion> = obj<BlockVersion>({
+  agentId: id,
+  label: name,
+  version: count,
+  value: text,
+  source: blockSource,
+  at: time,
+});
+
+const toolCall = obj<ToolCall>({ name, arguments: record() });
+
+export const messageCheck: Check<Message> = obj<Message>({
+  id,
+  agentId: id,
+  seq: num({ min: 1, integer: true }),
+  role: oneOf('user', 'assistant', 'tool', 'system', 'event'),
+  text,
+  speaker: opt(name),
+  toolCall: opt(toolCall),
+  toolResult: opt(text),
+  turnId: opt(id),
+  at: time,
+  inContext: bool,
+  tokens: count,
+});
+
+export const summaryCheck: Check<Summary> = obj<Summary>({
+  id,
+  agentId: id,
+  version: count,
+  text,
+  fromSeq: count,
+  toSeq: count,
+  method: oneOf('model', 'extractive'),
+  at: time,
+  tokens: count,
+});
+
+const passageSource: Check<PassageSource> = tagged<PassageSource>({
+  memory: obj<Variant<PassageSource, 'memory'>>({ type: oneOf('memory'), turnId: opt(id) }),
+  document: obj<Variant<PassageSource, 'document'>>({
+    type: oneOf('document'),
+    documentId: id,
+    chunk: count,
+    page: opt(count),
+    start: count,
+    end: count,
+    heading: opt(text),
+  }),
+  import: obj<Variant<PassageSource, 'import'>>({ type: oneOf('import'), note: opt(text) }),
+});
+
+export const passageCheck: Check<BackupPassage> = obj<BackupPassage>({
+  id,
+  agentId: id,
+  text,
+  source: passageSource,
+  tags: arr(name, { max: 1_000 }),
+  at: time,
+  embedding: nullable(str({ max: LIMITS.dimension * 6 })),
+  embeddingModel: nullable(name),
+  dimension: num({ min: 0, max: LIMITS.dimension, integer: true }),
+});
+
+export const documentCheck: Check<DocumentMeta> = obj<DocumentMeta>({
+  id,
+  agentId: id,
+  title: text,
+  mimeType: name,
+  bytes: count,
+  contentHash: name,
+  status: oneOf('reading', 'chunked', 'embedding', 'indexed', 'failed', 'cancelled'),
+  passages: count,
+  embedded: count,
+  error: opt(text),
+  at: time,
+});
+
+export const turnCheck: Check<TurnRecord> = obj<TurnRecord>({
+  id,
+  agentId: id,
+  triggerMessageId: id,
+  status: oneOf('running', 'done', 'interrupted'),
+  steps: count,
+  stopReason: opt(
+    oneOf('end_turn', 'max_steps', 'invalid_tool_call', 'context_overflow', 'cancelled', 'error'),
+  ),
+  error: opt(text),
+  startedAt: time,
+  endedAt: opt(time),
+});
+
+export const stepCheck: Check<StepRecord> = obj<StepRecord>({
+  turnId: id,
+  agentId: id,
+  step: count,
+  raw: text,
+  thinking: opt(text),
+  tool: opt(name),
+  arguments: opt(record()),
+  result: text,
+  ok: bool,
+  heartbeat: bool,
+  at: time,
+});
+
+export const settingCheck: Check<SettingRow> = obj<SettingRow>({ key: id, value: json() });
+
+export const vectorsCheck: Check<BackupVectors> = obj<BackupVectors>({
+  agentId: id,
+  kind: oneOf('message', 'passage'),
+  modelId: name,
+  dimension: num({ min: 1, max: LIMITS.dimension, integer: true }),
+  ids: arr(id, { max: LIMITS.rowsPerTable }),
+  data: str({ max: Number.MAX_SAFE_INTEGER }),
+});

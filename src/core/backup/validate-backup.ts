@@ -1,0 +1,211 @@
+import { err, ok, type Result } from '../result';
+import { bytesToFloat32, decodeBase64 } from './base64';
+import {
+  BACKUP_FORMAT,
+  BACKUP_VERSION,
+  type BackupFile,
+  type BackupProblem,
+  type BackupScope,
+  type BackupTables,
+  type DecodedBackup,
+} from './backup-format';
+import { arr, CheckFailure, fail, num, obj, oneOf, str, tagged, type Check } from './checks';
+import {
+  agentCheck,
+  blockCheck,
+  blockVersionCheck,
+  documentCheck,
+  LIMITS,
+  messageCheck,
+  passageCheck,
+  settingCheck,
+  stepCheck,
+  summaryCheck,
+  turnCheck,
+  vectorsCheck,
+} from './record-checks';
+
+const rows = <T>(check: Check<T>) => arr(check, { max: LIMITS.rowsPerTable });
+
+const tablesCheck: Check<BackupTables> = obj<BackupTables>({
+  agents: rows(agentCheck),
+  blocks: rows(blockCheck),
+  blockHistory: rows(blockVersionCheck),
+  messages: rows(messageCheck),
+  summaries: rows(summaryCheck),
+  passages: rows(passageCheck),
+  documents: rows(documentCheck),
+  turns: rows(turnCheck),
+  steps: rows(stepCheck),
+  settings: rows(settingCheck),
+  vectors: rows(vectorsCheck),
+});
+
+const scopeCheck: Check<BackupScope> = tagged<BackupScope>({
+  all: obj<{ type: 'all' }>({ type: oneOf('all') }),
+  agent: obj<{ type: 'agent'; agentId: string }>({
+    type: oneOf('agent'),
+    agentId: str({ min: 1, max: LIMITS.idChars }),
+  }),
+});
+
+const fileCheck: Check<BackupFile> = obj<BackupFile>({
+  format: oneOf(BACKUP_FORMAT),
+  version: num({ integer: true }),
+  exportedAt: num({ min: 0, integer: true }),
+  scope: scopeCheck,
+  tables: tablesCheck,
+});
+
+/** Throws at the first repeated key of `items` (keys made by `key`). */
+function unique<T>(
+  items: readonly T[],
+  path: string,
+  key: (item: T) => string,
+  what: string,
+): Set<string> {
+  const seen = new Set<string>();
+  items.forEach((item, i) => {
+    const k = key(item);
+    if (seen.has(k)) fail(`${path}[${i}]`, `repeats the ${what} ${k}`);
+    seen.add(k);
+  });
+  return seen;
+}
+
+function references<T>(
+  items: readonly T[],
+  path: string,
+  field: keyof T & string,
+  known: Set<string>,
+  what: string,
+): void {
+  items.forEach((item, i) => {
+    const value = item[field] as unknown as string;
+    if (!known.has(value))
+      fail(`${path}[${i}].${field}`, `refers to ${what} "${value}", which is not in the file`);
+  });
+}
+
+function decodeFloats(text: string, expected: number, path: string): Float32Array {
+  const bytes = decodeBase64(text);
+  const floats = bytes ? bytesToFloat32(bytes) : null;
+  if (!floats) fail(path, 'is not base64 of Float32 values');
+  if (floats.length !== expected)
+    fail(path, `holds ${floats.length} numbers; the declared dimension needs ${expected}`);
+  return floats;
+}
+
+function checkReferences(file: BackupFile): DecodedBackup {
+  const t = file.tables;
+  const p = (name: keyof BackupTables) => `tables.${name}`;
+  const agents = unique(t.agents, p('agents'), (a) => a.id, 'agent id');
+  if (file.scope.type === 'agent') {
+    const only = file.scope.agentId;
+    if (t.agents.length !== 1 || !agents.has(only))
+      fail(p('agents'), `must hold exactly the agent "${only}" of the scope`);
+    if (t.settings.length > 0) fail(p('settings'), 'must be empty in a one-agent backup');
+  }
+  for (const name of [
+    'blocks',
+    'blockHistory',
+    'messages',
+    'summaries',
+    'passages',
+    'documents',
+    'turns',
+    'steps',
+    'vectors',
+  ] as const) {
+    references(t[name] as Array<{ agentId: string }>, p(name), 'agentId', agents, 'the agent');
+  }
+  unique(t.blocks, p('blocks'), (b) => JSON.stringify([b.agentId, b.label]), 'block');
+  const versions = unique(
+    t.blockHistory,
+    p('blockHistory'),
+    (h) => JSON.stringify([h.agentId, h.label, h.version]),
+    'block version',
+  );
+  t.blocks.forEach((b, i) => {
+    if (!versions.has(JSON.stringify([b.agentId, b.label, b.version]))) {
+      fail(
+        `${p('blocks')}[${i}].version`,
+        `has no history row for version ${b.version} of block "${b.label}"`,
+      );
+    }
+  });
+  const messages = unique(t.messages, p('messages'), (m) => m.id, 'message id');
+  unique(t.messages, p('messages'), (m) => JSON.stringify([m.agentId, m.seq]), 'agent and seq');
+  unique(t.summaries, p('summaries'), (s) => s.id, 'summary id');
+  const documents = unique(t.documents, p('documents'), (d) => d.id, 'document id');
+  const docAgent = new Map(t.documents.map((d) => [d.id, d.agentId]));
+  const passageIds = unique(t.passages, p('passages'), (x) => x.id, 'passage id');
+  const turns = unique(t.turns, p('turns'), (x) => x.id, 'turn id');
+  references(t.turns, p('turns'), 'triggerMessageId', messages, 'the message');
+  references(t.steps, p('steps'), 'turnId', turns, 'the turn');
+  unique(t.steps, p('steps'), (s) => JSON.stringify([s.turnId, s.step]), 'turn and step');
+  unique(t.settings, p('settings'), (s) => s.key, 'setting key');
+
+  const passages = t.passages.map((x, i) => {
+    const path = `${p('passages')}[${i}]`;
+    if (x.source.type === 'document') {
+      if (!documents.has(x.source.documentId) || docAgent.get(x.source.documentId) !== x.agentId) {
+        fail(
+          `${path}.source.documentId`,
+          `refers to document "${x.source.documentId}", which is not in the file for this agent`,
+        );
+      }
+    }
+    if (x.embedding === null) return { ...x, embedding: null };
+    if (x.embeddingModel === null)
+      fail(`${path}.embeddingModel`, 'must name the model of the embedding');
+    if (x.dimension < 1) fail(`${path}.dimension`, 'must be ≥ 1 when an embedding is present');
+    return { ...x, embedding: decodeFloats(x.embedding, x.dimension, `${path}.embedding`) };
+  });
+  const vectors = t.vectors.map((v, i) => {
+    const path = `${p('vectors')}[${i}]`;
+    const known = v.kind === 'message' ? messages : passageIds;
+    v.ids.forEach((id, j) => {
+      if (!known.has(id))
+        fail(`${path}.ids[${j}]`, `refers to ${v.kind} "${id}", which is not in the file`);
+    });
+    return { ...v, data: decodeFloats(v.data, v.ids.length * v.dimension, `${path}.data`) };
+  });
+  return {
+    version: file.version,
+    exportedAt: file.exportedAt,
+    scope: file.scope,
+    tables: { ...t, passages, vectors },
+  };
+}
+
+/**
+ * Validates a whole parsed backup before anything is written: format and version, every field's
+ * type and size, unique ids, references (every record's agent, documents of passages, turns of
+ * steps, trigger messages of turns, ids of vectors) and embedding lengths against the declared
+ * dimension. Returns the decoded backup, or the first problem with its JSON path.
+ */
+export function validateBackup(value: unknown): Result<DecodedBackup, BackupProblem> {
+  try {
+    const version = (value as { version?: unknown } | null)?.version;
+    const format = (value as { format?: unknown } | null)?.format;
+    if (
+      format === BACKUP_FORMAT &&
+      typeof version === 'number' &&
+      (version > BACKUP_VERSION || version < 1)
+    ) {
+      return err({
+        code: 'backup_unsupported_version',
+        path: 'version',
+        message: `This backup has format version ${version}; this app reads versions 1 to ${BACKUP_VERSION}.`,
+      });
+    }
+    return ok(checkReferences(fileCheck(value, '$')));
+  } catch (error) {
+    if (error instanceof CheckFailure) {
+      const path = error.path.replace(/^\$\.?/, '') || '$';
+      return err({ code: 'backup_invalid', path, message: `${path} ${error.message}.` });
+    }
+    throw error;
+  }
+}
