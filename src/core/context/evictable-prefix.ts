@@ -1,5 +1,6 @@
 import type { Message, MessageId } from '../model';
 import type { Tokens } from '../units';
+import { pinnedMessage } from './pinned-message';
 
 /**
  * The oldest-first prefix of `queue` a flush evicts to free at least `excess` tokens (C3): it
@@ -13,10 +14,8 @@ export function evictablePrefix(
   excess: Tokens,
 ): MessageId[] {
   if (excess <= 0) return [];
-  const lastIndex = (role: Message['role']): number => queue.findLastIndex((m) => m.role === role);
-  const user = lastIndex('user');
-  const event = lastIndex('event');
-  const stop = user >= 0 ? user : event >= 0 ? event : Math.max(0, queue.length - 1);
+  const pinned = pinnedMessage(queue);
+  const stop = pinned ? queue.indexOf(pinned) : 0;
   const ids: MessageId[] = [];
   let freed = 0;
   let i = 0;

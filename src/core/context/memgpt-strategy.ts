@@ -1,11 +1,14 @@
 /**
  * The `memgpt` context strategy: the FIFO queue (the in-context messages, newest last) plus the
  * relevant memories automatic recall found, bounded by `recallBudget`. It keeps the newest
- * contiguous run of the queue that fits; the queue manager evicts before that ever drops a
- * message (C8), so in steady state every queued message is in the prompt.
+ * contiguous run of the queue that fits, always with the message the reply answers (pinned,
+ * C3): in a long tool chain the oldest steps of the turn leave the prompt before the question
+ * does. The queue manager evicts before anything drops (C8), so in steady state every queued
+ * message is in the prompt.
  */
 import type { Message } from '../model';
 import type { Tokens } from '../units';
+import { pinnedMessage } from './pinned-message';
 import type { ContextMemory, ContextStrategy, StrategyInput, StrategyOutput } from './strategy';
 
 /** Tokens of one memory line (`- text\n`) inside the memories section. */
@@ -49,12 +52,22 @@ export function createMemgptStrategy(): ContextStrategy {
         memoryTokens += cost;
       }
       const used = memories.length > 0 ? header + memoryTokens : 0;
-      let filled = fillMessages(input.history, input.budget - used, count);
-      const newest = input.history[input.history.length - 1];
-      if (newest && !filled.messages.includes(newest) && memories.length > 0) {
-        // The newest message matters more than any recalled memory (C5).
-        filled = fillMessages(input.history, input.budget, count);
-        return { messages: filled.messages, memories: [], tokens: filled.tokens };
+      const pinned = pinnedMessage(input.history);
+      const fill = (budget: Tokens): { messages: Message[]; tokens: Tokens } => {
+        const all = fillMessages(input.history, budget, count);
+        if (!pinned || all.messages.includes(pinned)) return all;
+        const cost = count(pinned);
+        const after = input.history.slice(input.history.indexOf(pinned) + 1);
+        const rest = fillMessages(after, budget - cost, count);
+        return cost > budget
+          ? rest
+          : { messages: [pinned, ...rest.messages], tokens: cost + rest.tokens };
+      };
+      const filled = fill(input.budget - used);
+      if (pinned && !filled.messages.includes(pinned) && memories.length > 0) {
+        // The question matters more than any recalled memory (C5).
+        const bare = fill(input.budget);
+        return { messages: bare.messages, memories: [], tokens: bare.tokens };
       }
       return { messages: filled.messages, memories, tokens: used + filled.tokens };
     },

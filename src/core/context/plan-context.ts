@@ -20,6 +20,7 @@ import { err, ok, type Result } from '../result';
 import type { ToolSpec } from '../tools/tool';
 import type { EpochMs, Tokens } from '../units';
 import { evictablePrefix } from './evictable-prefix';
+import { pinnedMessage } from './pinned-message';
 import type { ContextMemory, ContextStrategy } from './strategy';
 
 export type SectionName =
@@ -148,7 +149,7 @@ export async function planContext(input: PlanInput): Promise<Result<ContextPlan,
   });
   const memories = [...selected.memories];
   const messages = [...selected.messages];
-  const newest = input.history[input.history.length - 1];
+  const pinned = pinnedMessage(input.history);
 
   // Recount exactly what will be sent; trim if the strategy's own counting was optimistic.
   const measure = () => {
@@ -165,19 +166,19 @@ export async function planContext(input: PlanInput): Promise<Result<ContextPlan,
   let measured = measure();
   while (measured.total > window) {
     if (memories.length > 0) memories.pop();
-    else if (messages.length > 1 || (messages.length === 1 && messages[0] !== newest))
-      messages.shift();
-    else break;
+    else {
+      const drop = messages.findIndex((m) => m !== pinned);
+      if (drop < 0) break;
+      messages.splice(drop, 1);
+    }
     measured = measure();
   }
-  if (
-    newest &&
-    (measured.total > window || (input.strategy.name === 'memgpt' && !messages.includes(newest)))
-  ) {
+  const pinnedLost = pinned !== undefined && !messages.includes(pinned);
+  if (pinned && (measured.total > window || (input.strategy.name === 'memgpt' && pinnedLost))) {
     return err({
       type: 'newest_message_exceeds_budget',
-      messageId: newest.id,
-      tokens: countMessage(newest),
+      messageId: pinned.id,
+      tokens: countMessage(pinned),
       budget,
     });
   }

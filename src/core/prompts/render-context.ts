@@ -21,7 +21,7 @@ export function formatDate(at: EpochMs): string {
 }
 
 export function renderToolsSection(tools: readonly ToolSpec[]): string {
-  const lines = ['Tools (function(arguments): what it does. Example step):'];
+  const lines = ['Tools — function(arguments): what it does. e.g. arguments:'];
   for (const tool of tools) {
     const params = tool.params.map((p) => (p.required ? p.name : `${p.name}?`)).join(', ');
     lines.push(

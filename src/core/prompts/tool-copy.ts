@@ -1,12 +1,13 @@
 /**
  * Descriptions and examples of the memory tools: product copy, in one place. Each description is
- * one or two sentences (the tools section costs tokens in every prompt); each example is a whole
- * step, so a small model sees the exact shape it must produce. Tool names are prompt tokens:
+ * one or two sentences (the tools section costs tokens in every prompt); each example is one
+ * `arguments` object — the step's full shape is shown once in the instructions and enforced by
+ * the step schema. Tool names are prompt tokens:
  * never rename them casually.
  */
 export interface ToolCopy {
   description: string;
-  /** One complete, valid step using the tool. */
+  /** One valid `arguments` object (the step's full shape is shown once, in the instructions). */
   example: string;
   /** Where models go wrong, when they do (Letta `memory_replace` style). */
   avoid?: string;
@@ -16,22 +17,19 @@ export interface ToolCopy {
 export const TOOL_COPY = {
   send_message: {
     description: 'Send a message to the user. This is the only way the user sees your words.',
-    example:
-      '{"thinking":"Greet her by name.","function":"send_message","arguments":{"message":"Good morning, Ana!"},"request_heartbeat":false}',
+    example: '{"message":"Good morning, Ana!"}',
     params: { message: 'the text the user will read' },
   },
   core_memory_append: {
     description: 'Add a line to a core memory block (always visible to you).',
-    example:
-      '{"thinking":"Remember her cat.","function":"core_memory_append","arguments":{"label":"human","content":"Has a cat named Miso."},"request_heartbeat":true}',
+    example: '{"label":"human","content":"Has a cat named Miso."}',
     params: { label: 'block label', content: 'text to add' },
   },
   core_memory_replace: {
     description:
       'Replace exact text in a core memory block; an empty new_content deletes it. old_content must appear exactly once.',
-    example:
-      '{"thinking":"She moved.","function":"core_memory_replace","arguments":{"label":"human","old_content":"Lives in Lyon.","new_content":"Lives in Porto."},"request_heartbeat":true}',
-    avoid: 'Do not paraphrase old_content: copy it from the block.',
+    example: '{"label":"human","old_content":"Lives in Lyon.","new_content":"Lives in Porto."}',
+    avoid: 'Copy old_content from the block; do not paraphrase it.',
     params: {
       label: 'block label',
       old_content: 'exact text to replace',
@@ -41,14 +39,12 @@ export const TOOL_COPY = {
   conversation_search: {
     description:
       'Search all past messages (recall memory) by words and meaning; 5 results per page.',
-    example:
-      '{"thinking":"When did he mention the trip?","function":"conversation_search","arguments":{"query":"trip to Kyoto","page":1},"request_heartbeat":true}',
+    example: '{"query":"trip to Kyoto","page":1}',
     params: { query: 'what to look for', page: 'page number, from 1' },
   },
   conversation_search_date: {
     description: 'List past messages between two dates (YYYY-MM-DD, inclusive); 5 per page.',
-    example:
-      '{"thinking":"What did we talk about last week?","function":"conversation_search_date","arguments":{"start":"2026-03-02","end":"2026-03-08","page":1},"request_heartbeat":true}',
+    example: '{"start":"2026-03-02","end":"2026-03-08","page":1}',
     params: {
       start: 'first day, YYYY-MM-DD',
       end: 'last day, YYYY-MM-DD',
@@ -57,15 +53,13 @@ export const TOOL_COPY = {
   },
   archival_memory_insert: {
     description: 'Save a note to archival memory (long-term, searchable, not always visible).',
-    example:
-      '{"thinking":"Keep the recipe.","function":"archival_memory_insert","arguments":{"content":"Ana\'s lentil soup: lentils, cumin, lemon."},"request_heartbeat":true}',
+    example: '{"content":"Ana\'s lentil soup: lentils, cumin, lemon."}',
     params: { content: 'the note, self-contained' },
   },
   archival_memory_search: {
     description:
       'Search archival memory (notes and documents) by words and meaning; 5 results per page.',
-    example:
-      '{"thinking":"Look it up in her notes.","function":"archival_memory_search","arguments":{"query":"lentil soup recipe","page":1},"request_heartbeat":true}',
+    example: '{"query":"lentil soup recipe","page":1}',
     params: { query: 'what to look for', page: 'page number, from 1' },
   },
 } satisfies Record<string, ToolCopy>;

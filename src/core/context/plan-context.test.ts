@@ -1,0 +1,166 @@
+import { describe, expect, it } from 'vitest';
+import { createAgentRecord } from '../agent/create-agent-record';
+import type { Agent, CoreBlock, Message, Summary } from '../model';
+import { createEstimateTokenizer } from '../tokens/estimate-tokenizer';
+import { createToolRegistry } from '../tools/tool-registry';
+import { pick, randomText, seededRandom } from '../../testing/seeded-random';
+import { createMemgptStrategy } from './memgpt-strategy';
+import { planContext, SECTION_NAMES, type PlanInput } from './plan-context';
+import type { ContextMemory } from './strategy';
+
+const tokenizer = createEstimateTokenizer();
+const registry = createToolRegistry();
+const strategy = createMemgptStrategy();
+
+function baseAgent(window: number): { agent: Agent; blocks: CoreBlock[] } {
+  const created = createAgentRecord({ id: 'a', name: 'Loci', now: 0, window });
+  return { agent: created.agent, blocks: (created.changes.blocks ?? []).map((w) => w.block) };
+}
+
+function message(seq: number, role: Message['role'], text: string): Message {
+  return {
+    id: `m${seq}`,
+    agentId: 'a',
+    seq,
+    role,
+    text,
+    at: seq * 1000,
+    inContext: true,
+    tokens: 0,
+  };
+}
+
+function randomInput(seed: number): PlanInput {
+  const random = seededRandom(seed);
+  const window = pick(random, [1024, 2048, 4096, 8192]);
+  const { agent, blocks } = baseAgent(window);
+  agent.budgets.replyReserve = Math.floor(128 + random() * 900);
+  agent.budgets.recallBudget = Math.floor(random() * 600);
+  for (const block of blocks)
+    block.value = randomText(random, Math.floor(random() * 150)).slice(0, block.charLimit);
+  const history: Message[] = [];
+  const n = Math.floor(random() * 90);
+  for (let i = 1; i <= n; i += 1) {
+    const role = pick(random, ['user', 'assistant', 'tool', 'event', 'user'] as const);
+    const m = message(i, role, randomText(random, 1 + Math.floor(random() ** 3 * 200)));
+    if (role === 'assistant') m.toolCall = { name: 'send_message', arguments: { message: m.text } };
+    history.push(m);
+  }
+  if (history.length > 0)
+    history.push(message(n + 1, 'user', randomText(random, 1 + Math.floor(random() * 40))));
+  const summary: Summary | undefined =
+    random() < 0.5
+      ? {
+          id: 's',
+          agentId: 'a',
+          version: 1,
+          text: randomText(random, 60),
+          fromSeq: 1,
+          toSeq: 3,
+          method: 'model',
+          at: 0,
+          tokens: 0,
+        }
+      : undefined;
+  const candidates: ContextMemory[] = Array.from({ length: Math.floor(random() * 12) }, (_, i) => ({
+    id: `c${i}`,
+    text: randomText(random, 5 + Math.floor(random() * 40)),
+    tokens: 0,
+    origin: 'recall',
+  }));
+  return {
+    agent,
+    blocks,
+    summary,
+    history,
+    candidates,
+    tools: registry.specs(blocks),
+    strategy,
+    tokenizer,
+    window,
+    query: 'q',
+    now: 0,
+  };
+}
+
+describe('planContext', () => {
+  it('C1 C2 C3: seeded fuzz — within the window, sections add up, exact recount, evictable prefix', async () => {
+    let planned = 0;
+    for (let seed = 1; seed <= 400; seed += 1) {
+      const input = randomInput(seed);
+      const result = await planContext(input);
+      if (!result.ok) {
+        expect(['fixed_sections_exceed_window', 'newest_message_exceeds_budget']).toContain(
+          result.error.type,
+        );
+        continue;
+      }
+      planned += 1;
+      const plan = result.value;
+      expect(plan.total, `seed ${seed}`).toBeLessThanOrEqual(input.window);
+      const sum = SECTION_NAMES.reduce((s, name) => s + plan.sections[name], 0);
+      expect(sum, `seed ${seed}`).toBe(plan.total);
+      for (const name of SECTION_NAMES)
+        expect(plan.sections[name], `${name} seed ${seed}`).toBeGreaterThanOrEqual(0);
+      // Differential: the prompt recounted from scratch costs exactly the planned total.
+      const recount =
+        plan.prompt.reduce((s, t) => s + tokenizer.countMessage(t.role, t.content), 0) +
+        tokenizer.countMessage('assistant', '') +
+        input.agent.budgets.replyReserve;
+      expect(recount, `seed ${seed}`).toBe(plan.total);
+      const ids = input.history.map((m) => m.id);
+      // Included: the pinned newest user message, then the newest contiguous run.
+      const newestUser = [...input.history].reverse().find((m) => m.role === 'user');
+      if (newestUser) expect(plan.messageIds).toContain(newestUser.id);
+      const tail = (n: number) => ids.slice(ids.length - n).join();
+      const included = plan.messageIds;
+      const suffix = included.join() === tail(included.length);
+      const pinnedThenSuffix =
+        included[0] === newestUser?.id && included.slice(1).join() === tail(included.length - 1);
+      expect(suffix || pinnedThenSuffix, `seed ${seed}`).toBe(true);
+      expect(plan.overflowIds).toEqual(ids.filter((id) => !plan.messageIds.includes(id)));
+      expect(plan.evictableIds).toEqual(ids.slice(0, plan.evictableIds.length));
+      if (newestUser) expect(plan.evictableIds).not.toContain(newestUser.id);
+      const memoryTokens = plan.memories.reduce((s, m) => s + m.tokens, 0);
+      expect(memoryTokens).toBeLessThanOrEqual(input.agent.budgets.recallBudget);
+    }
+    expect(planned).toBeGreaterThan(200);
+  });
+
+  it('C4: fixed sections that do not fit are a problem value, not a throw', async () => {
+    const input = randomInput(7);
+    input.window = 300;
+    const result = await planContext(input);
+    expect(result.ok).toBe(false);
+    if (!result.ok)
+      expect(result.error).toMatchObject({ type: 'fixed_sections_exceed_window', window: 300 });
+  });
+
+  it('C4: a newest message larger than the budget is a problem value', async () => {
+    const input = randomInput(3);
+    input.window = 4096;
+    input.history = [message(1, 'user', 'word '.repeat(20000))];
+    const result = await planContext(input);
+    expect(!result.ok && result.error.type).toBe('newest_message_exceeds_budget');
+  });
+
+  it('C5: core blocks render with chars_current and chars_limit; memories stay in recallBudget', async () => {
+    const input = randomInput(11);
+    input.blocks = input.blocks.map((b) => ({
+      ...b,
+      value: b.label === 'human' ? 'Name: Ana.' : b.value,
+    }));
+    input.candidates = [
+      { id: 'x', text: '[recall 2026-01-01 user] I love Miso', tokens: 0, origin: 'recall' },
+    ];
+    input.agent.budgets.recallBudget = 200;
+    input.history = [message(1, 'user', 'hi')];
+    const result = await planContext(input);
+    if (!result.ok) throw new Error(result.error.type);
+    const system = result.value.prompt[0]?.content ?? '';
+    expect(system).toContain('<human chars_current="10" chars_limit="800">');
+    expect(system).toContain('Relevant memories');
+    expect(system).toContain('I love Miso');
+    expect(result.value.sections.memories).toBeGreaterThan(0);
+  });
+});
