@@ -27,7 +27,7 @@ import type {
 } from '../../../core/ports/memory-store';
 import type { PackedVectors, VectorStore } from '../../../core/search/vector-store';
 import { approxBytes } from './approx-bytes';
-import type { LociDb} from './loci-db';
+import type { LociDb } from './loci-db';
 import { type MessageRow } from './loci-db';
 import { toStorageError } from './storage-error';
 
