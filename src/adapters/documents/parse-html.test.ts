@@ -20,7 +20,8 @@ describe('parseHtml', () => {
     expect(hostile.text).toContain('3 eggs & 150 g sugar');
     expect(hostile.text).toContain('Zest of 2 lemons, ‘unwaxed’');
     expect(hostile.text).toContain('Bake at 180°C for 40 minutes.');
-    expect(hostile.text).toContain('5 < 6 and 7 > 3; &unknown; stays.');
+    expect(hostile.text).toContain('5 < 6 and 7 > 3 stays.');
+    expect(parseHtml('<p>&unknown; &amp &ampx</p>', 'x.html').text).toBe('&unknown; & &ampx');
   });
 
   it('D3: headings open sections with their nesting; blocks become line and paragraph breaks', () => {
@@ -36,7 +37,8 @@ describe('parseHtml', () => {
     expect(hostile.text).toContain(
       'Beat the eggs with the sugar until pale. Fold in the flour, then the zest.',
     );
-    expect(hostile.text).toContain('  keep   this\n    spacing');
+    expect(hostile.text).toContain('\n\n  keep   this\n    spacing\n\n');
+    expect(parseHtml('<p>a\n   b\t\tc</p>', 'x.html').text).toBe('a b c');
   });
 
   it('D2: an unclosed script swallows the rest instead of leaking it; a stray < is text', () => {

@@ -122,7 +122,10 @@ export function parseHtml(html: string, fileName: string): ParsedDocument {
         heading = { level: Number(level), parts: [] };
         continue;
       }
-      if (name === 'pre') preDepth += 1;
+      if (name === 'pre') {
+        preDepth += 1;
+        if (src.charAt(i) === '\n') i += 1; // HTML ignores a newline right after <pre>
+      }
       blockBreak(name);
       continue;
     }

@@ -35,6 +35,7 @@ export async function readBlob(
     if (decoder !== null) textParts.push(decoder.decode(value, { stream: true }));
     options.onProgress?.(loaded);
   }
+  if (signal?.aborted) throw new AppError('cancelled', 'The import was cancelled.');
   const bytes = concat(parts, loaded);
   if (decoder === null) return { bytes };
   textParts.push(decoder.decode());

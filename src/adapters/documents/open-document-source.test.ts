@@ -1,0 +1,98 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { AppError } from '../../core/errors';
+import { contentHash } from './content-hash';
+import { documentFormat } from './document-format';
+import { fixturePath } from './fixture-path';
+import { openDocumentSource } from './open-document-source';
+import { loadNodePdfjs } from './pdfjs-node';
+import { readBlob } from './read-blob';
+
+const fixture = (name: string, type = ''): File =>
+  new File([readFileSync(fixturePath(name))], name, { type });
+const options = { pdfjs: loadNodePdfjs };
+
+describe('openDocumentSource', () => {
+  it('D6: each fixture format is read, hashed and parsed by its format', async () => {
+    const cases: [string, string, string][] = [
+      ['notes.txt', 'text/plain', 'notes'],
+      ['chinese.txt', 'text/plain', 'chinese'],
+      ['handbook.md', 'text/markdown', 'Lighthouse Handbook'],
+      ['hostile.html', 'text/html', 'Recipe: Lemon & Thyme Cake'],
+      ['sample.pdf', 'application/pdf', 'Tidal Pools'],
+    ];
+    for (const [name, mimeType, title] of cases) {
+      const source = openDocumentSource(fixture(name), name, options);
+      expect(source.mimeType).toBe(mimeType);
+      const read = await source.read(() => undefined);
+      const sha = createHash('sha256')
+        .update(readFileSync(fixturePath(name)))
+        .digest('hex');
+      expect(read.contentHash).toBe(sha);
+      const parsed = await read.parse();
+      expect(parsed.title).toBe(title);
+      expect(parsed.sections.length).toBeGreaterThan(0);
+    }
+  });
+
+  it('D6: an unsupported file is rejected up front with document_unsupported', () => {
+    const error = (() => {
+      try {
+        openDocumentSource(
+          new File(['x'], 'photo.jpg', { type: 'image/jpeg' }),
+          'photo.jpg',
+          options,
+        );
+      } catch (e) {
+        return e;
+      }
+      return null;
+    })();
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).code).toBe('document_unsupported');
+  });
+
+  it('D6: the format comes from the extension first, then the MIME type', () => {
+    expect(documentFormat('README.MD', '')).toBe('markdown');
+    expect(documentFormat('page', 'text/html; charset=utf-8')).toBe('html');
+    expect(documentFormat('scan.pdf', 'application/octet-stream')).toBe('pdf');
+    expect(documentFormat('archive.zip', 'application/zip')).toBeNull();
+  });
+});
+
+describe('readBlob', () => {
+  it('D7: reads a stream in chunks with rising progress, and UTF-8 split across chunks survives', async () => {
+    const text = '茶'.repeat(100_000) + 'end';
+    const bytes = new TextEncoder().encode(text);
+    // Split the bytes at odd places so multi-byte characters straddle chunk boundaries.
+    const parts = [bytes.slice(0, 1), bytes.slice(1, 70_001), bytes.slice(70_001)];
+    const seen: number[] = [];
+    const content = await readBlob(new Blob(parts), {
+      decode: true,
+      onProgress: (n) => seen.push(n),
+    });
+    expect(content.text).toBe(text);
+    expect(seen[seen.length - 1]).toBe(bytes.byteLength);
+    expect(seen.length).toBeGreaterThan(1);
+    expect([...seen].sort((a, b) => a - b)).toEqual(seen);
+  });
+
+  it('D7: an aborted read rejects with cancelled', async () => {
+    const controller = new AbortController();
+    const blob = new Blob([new Uint8Array(3_000_000)]);
+    const error = await readBlob(blob, {
+      decode: false,
+      signal: controller.signal,
+      onProgress: () => controller.abort(),
+    }).catch((e: unknown) => e);
+    expect((error as AppError).code).toBe('cancelled');
+  });
+
+  it('D8: the content hash is the SHA-256 of the bytes', async () => {
+    const bytes = new TextEncoder().encode('abc');
+    expect(await contentHash(bytes)).toBe(
+      'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad',
+    );
+  });
+});
