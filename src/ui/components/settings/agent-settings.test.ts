@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import type { Agent } from '../../../core/model';
+import { formOf, validateSettings, withSettings } from './agent-settings';
+
+const agent: Agent = {
+  id: 'a1',
+  kind: 'companion',
+  name: 'Sam',
+  persona: '',
+  modelId: null,
+  strategy: 'memgpt',
+  autoRecall: true,
+  budgets: {
+    replyReserve: 512,
+    recallBudget: 400,
+    warningFraction: 0.7,
+    flushFraction: 1,
+    targetFraction: 0.5,
+    summaryMaxTokens: 300,
+    maxSteps: 6,
+    maxInvalidSteps: 2,
+  },
+  forgetting: { recallThreshold: 0.6, forgetThreshold: 1.5, relevanceTarget: 0.55, maxGram: 3 },
+  createdAt: 1,
+  updatedAt: 1,
+};
+
+describe('agent settings', () => {
+  it('U70: a valid form becomes the agent record with the new strategy and thresholds', () => {
+    const form = { ...formOf(agent), strategy: 'forgetting' as const, autoRecall: false };
+    form.budgets.warningFraction = 0.8;
+    const result = validateSettings(form);
+    expect(result.ok).toBe(true);
+    const next = withSettings(agent, form, 99);
+    expect(next).toMatchObject({
+      id: 'a1',
+      strategy: 'forgetting',
+      autoRecall: false,
+      updatedAt: 99,
+    });
+    expect(next.budgets.warningFraction).toBe(0.8);
+    expect(agent.budgets.warningFraction).toBe(0.7);
+  });
+
+  it('U71: thresholds out of order are refused with a sentence on the field', () => {
+    const form = formOf(agent);
+    form.budgets.warningFraction = 0.4;
+    form.budgets.flushFraction = 0.3;
+    const r = validateSettings(form);
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.error['budgets.targetFraction']).toMatch(/below the warning point/);
+    expect(r.error['budgets.warningFraction']).toMatch(/not be above the flush point/);
+  });
+
+  it('U71: non-numbers, fractions above 1 and F₀ ≤ R₀ are refused', () => {
+    const form = formOf(agent);
+    form.budgets.flushFraction = 1.2;
+    form.budgets.maxSteps = Number.NaN;
+    form.forgetting.forgetThreshold = 0.5;
+    const r = validateSettings(form);
+    expect(r.ok ? [] : Object.keys(r.error).sort()).toEqual([
+      'budgets.flushFraction',
+      'budgets.maxSteps',
+      'forgetting.forgetThreshold',
+    ]);
+  });
+});

@@ -1,0 +1,127 @@
+/**
+ * The Settings form of one agent (U70–U72): strategy, budgets and thresholds, automatic recall,
+ * forgetting-curve settings. Validation returns one sentence per bad field; a valid form becomes
+ * the agent record written with `apply({ agents: [...] })`.
+ */
+import type { Agent, ContextBudgets, ForgettingSettings, StrategyName } from '../../../core/model';
+import { err, ok, type Result } from '../../../core/result';
+import type { EpochMs } from '../../../core/units';
+
+export interface AgentSettingsForm {
+  strategy: StrategyName;
+  autoRecall: boolean;
+  budgets: ContextBudgets;
+  forgetting: ForgettingSettings;
+}
+
+/** Field path (`budgets.warningFraction`) → what is wrong with it. */
+export type SettingsProblems = Partial<Record<string, string>>;
+
+export const STRATEGY_CHOICES: readonly { value: StrategyName; label: string; detail: string }[] = [
+  {
+    value: 'memgpt',
+    label: 'MemGPT tiers',
+    detail:
+      'Core memory, a recursive summary and a message queue; old messages are evicted into the summary and stay searchable.',
+  },
+  {
+    value: 'forgetting',
+    label: 'Forgetting curve',
+    detail:
+      'Past exchanges fade from short-term memory as they stop being relevant, and come back when they are.',
+  },
+  {
+    value: 'recency',
+    label: 'Recent turns',
+    detail: 'The last few turns verbatim, then older turns from your side only, newest first.',
+  },
+  {
+    value: 'window',
+    label: 'Plain window',
+    detail: 'As many of the newest messages as fit; nothing else.',
+  },
+];
+
+export function formOf(agent: Agent): AgentSettingsForm {
+  return {
+    strategy: agent.strategy,
+    autoRecall: agent.autoRecall,
+    budgets: { ...agent.budgets },
+    forgetting: { ...agent.forgetting },
+  };
+}
+
+const isInt = (n: number) => Number.isInteger(n);
+
+/** The form's problems, or the form itself when it is valid. */
+export function validateSettings(
+  form: AgentSettingsForm,
+): Result<AgentSettingsForm, SettingsProblems> {
+  const p: SettingsProblems = {};
+  const b = form.budgets;
+  const f = form.forgetting;
+  const fraction = (key: keyof ContextBudgets, label: string) => {
+    const v = b[key];
+    if (!Number.isFinite(v) || v <= 0 || v > 1)
+      p[`budgets.${key}`] = `${label} must be a fraction above 0 and at most 1.`;
+  };
+  const count = (key: keyof ContextBudgets, label: string, min: number) => {
+    const v = b[key];
+    if (!Number.isFinite(v) || !isInt(v) || v < min)
+      p[`budgets.${key}`] = `${label} must be a whole number of at least ${min}.`;
+  };
+  fraction('targetFraction', 'The eviction target');
+  fraction('warningFraction', 'The warning point');
+  fraction('flushFraction', 'The flush point');
+  if (
+    !p['budgets.targetFraction'] &&
+    !p['budgets.warningFraction'] &&
+    b.targetFraction >= b.warningFraction
+  ) {
+    p['budgets.targetFraction'] =
+      'The eviction target must be below the warning point, or every flush would warn again at once.';
+  }
+  if (
+    !p['budgets.warningFraction'] &&
+    !p['budgets.flushFraction'] &&
+    b.warningFraction > b.flushFraction
+  ) {
+    p['budgets.warningFraction'] =
+      'The warning point must not be above the flush point: the model needs the warning first.';
+  }
+  count('replyReserve', 'The reply reserve', 16);
+  count('recallBudget', 'The recall budget', 0);
+  count('summaryMaxTokens', 'The summary bound', 16);
+  count('maxSteps', 'Steps per turn', 1);
+  count('maxInvalidSteps', 'Invalid steps per turn', 1);
+
+  const unit = (key: keyof ForgettingSettings, label: string) => {
+    const v = f[key];
+    if (!Number.isFinite(v) || v <= 0 || v >= 1)
+      p[`forgetting.${key}`] = `${label} must be between 0 and 1.`;
+  };
+  unit('recallThreshold', 'R₀ (recall threshold)');
+  unit('relevanceTarget', 'R̂ (relevance target)');
+  if (!Number.isFinite(f.forgetThreshold) || f.forgetThreshold <= 0) {
+    p['forgetting.forgetThreshold'] = 'F₀ (forget threshold) must be above 0.';
+  } else if (!p['forgetting.recallThreshold'] && f.forgetThreshold <= f.recallThreshold) {
+    p['forgetting.forgetThreshold'] =
+      'F₀ must be above R₀, as the forgetting-curve model requires.';
+  }
+  if (!isInt(f.maxGram) || f.maxGram < 1 || f.maxGram > 8) {
+    p['forgetting.maxGram'] = 'A (longest gram) must be a whole number from 1 to 8.';
+  }
+  return Object.keys(p).length === 0 ? ok(form) : err(p);
+}
+
+/** The agent record with the form applied. */
+export function withSettings(agent: Agent, form: AgentSettingsForm, at: EpochMs): Agent {
+  return {
+    ...agent,
+    strategy: form.strategy,
+    autoRecall: form.autoRecall,
+    budgets: { ...form.budgets },
+    forgetting: { ...form.forgetting },
+    updatedAt: at,
+  };
+}

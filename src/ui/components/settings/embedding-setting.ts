@@ -1,0 +1,13 @@
+/** The settings key under which the chosen embedding model id is kept (read by the composition root). */
+export const EMBEDDING_MODEL_KEY = 'embedding.modelId';
+
+/** What the Settings screen shows of an embedding model (a subset of the engines' `EmbedModelSpec`). */
+export interface EmbedChoice {
+  id: string;
+  label: string;
+  downloadBytes: number;
+  languages: string;
+  dimension: number;
+  /** The test fixture: only offered when it is already the chosen model. */
+  local?: boolean;
+}
