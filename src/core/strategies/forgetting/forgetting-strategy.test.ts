@@ -109,6 +109,38 @@ describe('forgetting strategy', () => {
     expect(rerun.memories[0]!.id).toBe('m1');
   });
 
+  it('F14: a fact is forgotten after 16 unrelated rounds and recalled when it is asked about', async () => {
+    const lines: Array<[MessageRole, string]> = [
+      ['user', 'My sister Anna moved to Paris last spring.'],
+      ['assistant', 'Lovely! Does she like it there?'],
+    ];
+    for (let i = 0; i < 17; i += 1) {
+      lines.push(['user', `Topic${i} question${i}`]);
+      lines.push(['assistant', `Answer${i}`]);
+    }
+    const strategy = createForgettingStrategy();
+    let state: ForgettingState | undefined;
+    const where: string[] = [];
+    for (let end = 3; end <= lines.length + 1; end += 2) {
+      const history = conversation(
+        end <= lines.length
+          ? lines.slice(0, end)
+          : [...lines, ['user', 'Where does Anna live now?']],
+      );
+      const out = await strategy.select(input(history, state));
+      state = out.state as ForgettingState;
+      where.push(state.shortTerm.includes('m1') ? 'short' : 'long');
+      if (end > lines.length) {
+        expect(state.lastMoves.recalled).toContain('m1');
+        expect(out.memories.map((m) => m.id)).toContain('m1');
+      }
+    }
+    // Rounds 1–15 keep it; the 16th unrelated update forgets it; the question brings it back.
+    expect(where.slice(0, 15).every((w) => w === 'short')).toBe(true);
+    expect(where[15]).toBe('long');
+    expect(where[where.length - 1]).toBe('short');
+  });
+
   it('F8: a malformed state is a fault, not silently dropped', () => {
     expect(() => parseForgettingState({ version: 1 })).toThrowError(/malformed/);
     const bad = { ...parseForgettingState(undefined), items: { x: {} } };
