@@ -1,12 +1,14 @@
 import { defineConfig } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { VitePWA } from 'vite-plugin-pwa';
+import { lociAssets } from './scripts/vite-plugin-loci-assets';
 
 // The e2e build (`vite build --mode e2e`) is the production app plus the test doubles
 // (scripted LLM engine, fixture embedder). A production build never contains them.
 export default defineConfig(({ mode }) => ({
   plugins: [
     svelte(),
+    lociAssets(),
     VitePWA({
       registerType: 'prompt',
       injectRegister: false,

@@ -1,0 +1,91 @@
+/**
+ * Vite plugin for the engines' static assets (rules E21, E26):
+ * - always: the ONNX Runtime wasm that transformers.js needs, self-hosted under `/ort/` (copied
+ *   from node_modules/onnxruntime-web/dist) so the embedder works offline and never hits a CDN;
+ * - e2e mode only (`vite build --mode e2e`, `vite --mode e2e`): the fixture models under
+ *   `/models/` and the engines harness page (tests/e2e/engines-harness/index.html).
+ * Served by middleware in `vite dev`, emitted into the build (and so served by `vite preview`).
+ */
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { join, relative, resolve, sep } from 'node:path';
+import type { Connect, Plugin } from 'vite';
+
+const ORT_FILES = ['ort-wasm-simd-threaded.asyncify.mjs', 'ort-wasm-simd-threaded.asyncify.wasm'];
+
+function listFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? listFiles(path) : [path];
+  });
+}
+
+function contentType(path: string): string {
+  if (path.endsWith('.wasm')) return 'application/wasm';
+  if (path.endsWith('.mjs') || path.endsWith('.js')) return 'text/javascript';
+  if (path.endsWith('.json')) return 'application/json';
+  return 'application/octet-stream';
+}
+
+export function lociAssets(): Plugin {
+  let root = process.cwd();
+  let e2e = false;
+  // URL path (no leading slash) → file on disk.
+  const assets = new Map<string, string>();
+
+  const collect = (): void => {
+    assets.clear();
+    const ortDir = resolve(root, 'node_modules/onnxruntime-web/dist');
+    for (const name of ORT_FILES) assets.set(`ort/${name}`, join(ortDir, name));
+    if (e2e) {
+      const models = resolve(root, 'tests/fixtures/models');
+      for (const file of listFiles(models)) {
+        assets.set(`models/${relative(models, file).split(sep).join('/')}`, file);
+      }
+    }
+  };
+
+  const middleware: Connect.NextHandleFunction = (req, res, next) => {
+    const path = decodeURIComponent((req.url ?? '').split('?')[0] ?? '').replace(/^\/+/, '');
+    const file = assets.get(path);
+    if (!file) return next();
+    res.setHeader('Content-Type', contentType(file));
+    res.end(readFileSync(file));
+  };
+
+  return {
+    name: 'loci-assets',
+    config(config, env) {
+      e2e = env.mode === 'e2e';
+      root = config.root ? resolve(config.root) : process.cwd();
+      if (!e2e || env.command !== 'build') return;
+      return {
+        build: {
+          rollupOptions: {
+            input: {
+              main: resolve(root, 'index.html'),
+              engines: resolve(root, 'tests/e2e/engines-harness/index.html'),
+            },
+          },
+        },
+      };
+    },
+    configResolved(config) {
+      root = config.root;
+      e2e = config.mode === 'e2e';
+      collect();
+    },
+    configureServer(server) {
+      server.middlewares.use(middleware);
+    },
+    configurePreviewServer(server) {
+      // The build already contains the files; this covers a preview of a build made without them.
+      server.middlewares.use(middleware);
+    },
+    generateBundle() {
+      for (const [fileName, file] of assets) {
+        this.emitFile({ type: 'asset', fileName, source: readFileSync(file) });
+      }
+    },
+  };
+}

@@ -1,0 +1,171 @@
+import { chromium, test as plainTest, type Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+
+// The engines harness page exists only in the e2e build (scripts/vite-plugin-loci-assets.ts).
+const HARNESS = '/tests/e2e/engines-harness/index.html';
+const SOFTWARE_WEBGPU_ARGS = [
+  '--no-sandbox',
+  '--enable-unsafe-webgpu',
+  '--enable-features=Vulkan',
+  '--use-angle=swiftshader',
+  '--use-webgpu-adapter=swiftshader',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
+const TEXTS = [
+  'my sister and her daughter',
+  'pizza and noodles for dinner',
+  '我的生日在三月',
+  'zzz',
+];
+
+async function openHarness(page: Page): Promise<void> {
+  await page.goto(HARNESS);
+  await expect(page.locator('#status')).toHaveText('ready');
+}
+
+/**
+ * Runs `fn` on the harness in a second Chromium with SwiftShader's WebGPU (a software adapter);
+ * like the shared fixture, it fails if any request leaves 127.0.0.1.
+ */
+async function withSoftwareWebGpu<T>(fn: (page: Page) => Promise<T>): Promise<T> {
+  const browser = await chromium.launch({
+    executablePath: process.env.LOCI_CHROMIUM ?? '/usr/bin/chromium',
+    args: SOFTWARE_WEBGPU_ARGS,
+  });
+  try {
+    const context = await browser.newContext({ baseURL: test.info().project.use.baseURL });
+    const leaks: string[] = [];
+    await context.route('**/*', (route) => {
+      const url = route.request().url();
+      if (/^https?:\/\/127\.0\.0\.1(:\d+)?\//.test(url) || /^(data|blob):/.test(url))
+        return route.fallback();
+      leaks.push(url);
+      return route.abort('blockedbyclient');
+    });
+    const page = await context.newPage();
+    await openHarness(page);
+    const result = await fn(page);
+    expect(leaks, 'requests that left 127.0.0.1').toEqual([]);
+    return result;
+  } finally {
+    await browser.close();
+  }
+}
+
+function embedIn(page: Page, device: 'wasm' | 'webgpu') {
+  return page.evaluate(([d, texts]) => window.__engines!.embed(d, texts), [device, TEXTS] as const);
+}
+
+test('E26: the embed worker runs the fixture model on WASM and the same vectors come back under WebGPU (SwiftShader)', async ({
+  page,
+  externalRequests,
+}) => {
+  test.setTimeout(120_000);
+  await openHarness(page);
+  const wasm = await embedIn(page, 'wasm');
+  expect(wasm.device).toBe('wasm');
+  expect(wasm.vectors).toHaveLength(TEXTS.length);
+  expect(wasm.vectors[0]).toHaveLength(32);
+  expect(wasm.top).toBe('t0');
+
+  const gpu = await withSoftwareWebGpu((gpuPage) => embedIn(gpuPage, 'webgpu'));
+  expect(gpu.device, 'the fixture ran on the WebGPU execution provider').toBe('webgpu');
+  for (let i = 0; i < TEXTS.length; i += 1) {
+    const a = wasm.vectors[i]!;
+    const b = gpu.vectors[i]!;
+    const maxDiff = Math.max(...a.map((x, j) => Math.abs(x - (b[j] ?? 0))));
+    expect(maxDiff, `vector ${i} differs between wasm and webgpu`).toBeLessThan(1e-4);
+  }
+  expect(externalRequests).toEqual([]);
+});
+
+test('E18: in the e2e build the LLM worker hosts the scripted engine and streams its reply', async ({
+  page,
+  externalRequests,
+}) => {
+  await openHarness(page);
+  const result = await page.evaluate(() => window.__engines!.scriptedChat('Hello, who is there?'));
+  expect(result.text).toBe('Hello from the LLM worker!');
+  expect(result.deltas.length).toBeGreaterThan(3);
+  expect(result.deltas.join('')).toBe(result.text);
+  expect(result.tokenizer).toMatch(/llama3/);
+  expect(externalRequests).toEqual([]);
+});
+
+test("E3: with no GPU adapter every catalog model says it won't run, and why", async ({
+  page,
+  externalRequests,
+}) => {
+  await openHarness(page);
+  const catalog = await page.evaluate(() => window.__engines!.catalog());
+  expect(catalog.probe).toBe('no_adapter');
+  expect(catalog.entries.length).toBeGreaterThan(5);
+  for (const entry of catalog.entries) {
+    expect(entry.verdict.type).toBe('wont_run');
+    expect(entry.verdict.reason).toMatch(/No usable GPU/);
+  }
+  expect(externalRequests).toEqual([]);
+});
+
+test('E19: offline, a model download fails at once with a clear network_unavailable message', async ({
+  page,
+  context,
+  externalRequests,
+}) => {
+  await openHarness(page);
+  await page.evaluate(() => window.__engines!.catalog()); // loads the web-llm chunk while online
+  await context.setOffline(true);
+  const result = await page.evaluate(() =>
+    window.__engines!.download('Qwen2.5-0.5B-Instruct-q4f16_1-MLC'),
+  );
+  expect(result).toMatchObject({
+    ok: false,
+    code: 'network_unavailable',
+    message: expect.stringMatching(/offline/),
+  });
+  expect(externalRequests).toEqual([]);
+});
+
+plainTest(
+  'E19: with the network blocked, web-llm\'s "Failed to fetch" in the worker becomes network_unavailable',
+  async ({ page, context }) => {
+    plainTest.setTimeout(90_000);
+    const attempted: string[] = [];
+    await context.route('**/*', (route) => {
+      const url = route.request().url();
+      if (/^https?:\/\/127\.0\.0\.1(:\d+)?\//.test(url) || /^(data|blob):/.test(url))
+        return route.fallback();
+      attempted.push(url);
+      return route.abort('internetdisconnected');
+    });
+    await openHarness(page);
+    const result = await page.evaluate(() =>
+      window.__engines!.download('Qwen2.5-0.5B-Instruct-q4f16_1-MLC'),
+    );
+    expect(result).toMatchObject({ ok: false, code: 'network_unavailable' });
+    // Only the user-started download tried to leave (rule P10): the model's own host.
+    expect(attempted.length).toBeGreaterThan(0);
+    for (const url of attempted)
+      expect(url).toMatch(/^https:\/\/(huggingface\.co|raw\.githubusercontent\.com)\//);
+  },
+);
+
+test("E3: with only a software WebGPU adapter every catalog model says it won't run, and why", async () => {
+  const catalog = await withSoftwareWebGpu((page) =>
+    page.evaluate(() => window.__engines!.catalog()),
+  );
+  expect(catalog.probe).toBe('adapter');
+  expect(catalog.llm).toEqual({ type: 'none', reason: 'software_adapter' });
+  expect(catalog.entries.length).toBeGreaterThan(5);
+  for (const entry of catalog.entries) {
+    expect(entry.verdict).toMatchObject({
+      type: 'wont_run',
+      reason: expect.stringMatching(/software GPU/),
+    });
+  }
+});
