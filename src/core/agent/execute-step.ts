@@ -103,7 +103,7 @@ export async function executeStep(input: StepInput): Promise<StepResult> {
             ...base,
             id: deps.ids.next('msg'),
             role: 'assistant',
-            text: reply ?? parsed.thinking ?? '',
+            text: reply ?? '',
             toolCall: { name, arguments: args },
           }
         : {
