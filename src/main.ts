@@ -1,24 +1,194 @@
 /**
  * The composition root: the only place that wires adapters to the core and the UI.
+ *
+ * Production: web-llm in the LLM worker, the user's embedding model (only once they chose one in
+ * Settings — a download must be the user's choice, P10) in the embed worker, Dexie storage, Web
+ * Locks. The e2e build (`__LOCI_E2E__`) swaps in the scripted engine inside the same LLM worker
+ * and the fixture embedder served at `/models/`, and exposes `window.__loci` so tests can script
+ * the model and read the store (ADR 0060).
  */
 import { mount } from 'svelte';
 import './ui/theme.css';
 import App from './ui/App.svelte';
+import { createEmbedWorkerClients } from './adapters/embed/worker-embedder';
+import { findEmbedModel, FIXTURE_EMBED } from './adapters/embed/embed-models';
 import { probeWebGpu } from './adapters/gpu/webgpu-probe';
+import { ModelManager } from './adapters/llm/model-manager';
+import { loadCatalog } from './adapters/llm/webllm/load-catalog';
+import { createWebLlmModelCache } from './adapters/llm/webllm/webllm-model-cache';
+import { createWorkerLlmEngine } from './adapters/llm/worker-llm-engine';
+import { WebLocksTurnLock } from './adapters/locks/web-locks-turn-lock';
 import { registerServiceWorker } from './adapters/pwa/register-sw';
+import { MiniSearchLexicalIndex } from './adapters/search/minisearch-lexical-index';
+import { openMemoryStore } from './adapters/storage/dexie/index';
+import type { AgentDeps } from './core/agent/agent-deps';
+import { recoverInterruptedTurns } from './core/agent/recover-turns';
+import { runTurn } from './core/agent/run-turn';
+import type { Clock, IdSource } from './core/ports/clock';
+import type { Embedder } from './core/ports/embedder';
+import type { VectorIndex } from './core/ports/vector-index';
+import { createMemorySearch } from './core/search/memory-search';
+import { createForgettingStrategy } from './core/strategies/forgetting';
+import { createRecencyStrategy } from './core/strategies/recency';
+import { createWindowStrategy } from './core/strategies/window';
+import type { MemoryServices, AppServices } from './ui/services';
+import { AgentsState } from './ui/state/agents.svelte';
+import { ChatSession } from './ui/state/chat-session.svelte';
 import { DeviceState } from './ui/state/device.svelte';
+import { Highlights } from './ui/state/highlights.svelte';
+import { ModelManagerView } from './ui/state/model-manager.svelte';
 import { PwaState } from './ui/state/pwa.svelte';
 import { Router } from './ui/state/router.svelte';
-import type { AppServices } from './ui/services';
+
+/** Settings keys the composition root reads (Settings writes `embed.modelId`). */
+const LOADED_MODEL_KEY = 'llm.modelId';
+const EMBED_MODEL_KEY = 'embed.modelId';
+/** The model id the e2e build's scripted engine reports. */
+const E2E_MODEL_ID = 'scripted-llama3';
+// Longest wait for the GPU probe before the embedder falls back to WASM.
+const PROBE_WAIT_MS = 3000;
+
+const clock: Clock = { now: () => Date.now() };
+const ids: IdSource = { next: (prefix = 'id') => `${prefix}_${crypto.randomUUID()}` };
 
 const router = new Router();
 const device = new DeviceState(() => probeWebGpu());
-// Nothing generates yet in the shell; the chat session replaces this with its own flag.
-const pwa = new PwaState(() => false);
+let session: ChatSession | null = null;
+const pwa = new PwaState(() => session?.running ?? false);
 
-const services: AppServices = { router, device, pwa };
+const llm = createWorkerLlmEngine(
+  __LOCI_E2E__ ? { engine: 'scripted', scripted: { fallback: e2eFallbackStep() } } : {},
+);
+const manager = new ModelManager({
+  loader: llm,
+  cache: createWebLlmModelCache(),
+  now: () => performance.now(),
+  isOnline: () => navigator.onLine,
+});
+
+const deviceChecked = device.check();
+const storeOpened = openMemoryStore('loci');
+
+const models = new ModelManagerView({
+  manager,
+  catalog: async () => {
+    await deviceChecked;
+    return device.verdict ? loadCatalog(device.verdict) : [];
+  },
+  usage: async () => {
+    const estimate = await navigator.storage?.estimate?.();
+    return estimate?.usage !== undefined && estimate.quota !== undefined
+      ? { usage: estimate.usage, quota: estimate.quota }
+      : null;
+  },
+  remember: async (modelId) => (await storeOpened).setSetting(LOADED_MODEL_KEY, modelId),
+});
+
+async function bootMemory(): Promise<MemoryServices> {
+  const store = await storeOpened;
+  await Promise.race([deviceChecked, new Promise((r) => setTimeout(r, PROBE_WAIT_MS))]);
+
+  let embedder: Embedder | null = null;
+  let vectors: VectorIndex | null = null;
+  const chosen = __LOCI_E2E__
+    ? FIXTURE_EMBED
+    : findEmbedModel((await store.getSetting<string>(EMBED_MODEL_KEY)) ?? '');
+  if (chosen) {
+    const clients = createEmbedWorkerClients({
+      model: chosen,
+      device: device.verdict?.embedder ?? 'wasm',
+    });
+    embedder = clients.embedder;
+    vectors = clients.vectorIndex;
+  }
+  const search = createMemorySearch({
+    store,
+    lexical: new MiniSearchLexicalIndex(),
+    vectors,
+    embedder,
+    clock,
+    vectorStore: store,
+  });
+  const lock = new WebLocksTurnLock();
+  const highlights = new Highlights();
+  const deps: AgentDeps = {
+    store,
+    search,
+    engine: llm,
+    clock,
+    ids,
+    lock,
+    strategies: {
+      forgetting: createForgettingStrategy(),
+      recency: createRecencyStrategy(),
+      window: createWindowStrategy(),
+    },
+  };
+  const agents = new AgentsState({ store, clock, newId: () => ids.next('agent') });
+  session = new ChatSession({
+    store,
+    lock,
+    highlights,
+    modelReady: () => models.state.loaded !== null,
+    run: (agentId, trigger, options) => runTurn(deps, agentId, trigger, options),
+    prepare: async (agentId) => {
+      // Only a tab that can take the lock may relabel `running` turns: in another tab they are live.
+      const release = await lock.acquire(agentId);
+      if (release) {
+        try {
+          await recoverInterruptedTurns(store, agentId, clock);
+        } finally {
+          await release();
+        }
+      }
+      if (search.agentId !== agentId) await search.loadAgent(agentId);
+    },
+    onGenerationEnded: () => void pwa.generationEnded(),
+  });
+  await agents.start();
+
+  const memory: MemoryServices = { store, search, agents, session, highlights };
+  if (__LOCI_E2E__) {
+    Object.assign(window, {
+      __loci: {
+        ...memory,
+        llm,
+        manager,
+        models,
+        lock,
+        /** Loads the scripted model as if it had been downloaded (tests). */
+        loadModel: (modelId: string = E2E_MODEL_ID) => models.download(modelId),
+      },
+    });
+  }
+  void reloadRememberedModel(store);
+  return memory;
+}
+
+/** Loads the model used last time (from the cache: no download) when this device can run it. */
+async function reloadRememberedModel(store: {
+  getSetting<T>(key: string): Promise<T | undefined>;
+}) {
+  const modelId = await store.getSetting<string>(LOADED_MODEL_KEY);
+  if (!modelId) return;
+  await deviceChecked;
+  if (!__LOCI_E2E__ && device.verdict?.llm.type !== 'gpu') return;
+  if (!__LOCI_E2E__ && !(await createWebLlmModelCache().has(modelId))) return;
+  await models.download(modelId);
+}
+
+/** The e2e engine's reply when a test queued nothing: a plain reply, so a stray turn still ends. */
+function e2eFallbackStep(): string {
+  return JSON.stringify({
+    thinking: 'No scripted reply was queued.',
+    function: 'send_message',
+    arguments: { message: 'OK.' },
+    request_heartbeat: false,
+  });
+}
+
+const services: AppServices = { router, device, pwa, models, memory: bootMemory() };
 
 mount(App, { target: document.getElementById('app')!, props: { services } });
 
-void device.check();
 registerServiceWorker(pwa);

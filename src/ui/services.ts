@@ -1,10 +1,28 @@
+import type { MemorySearch } from '../core/ports/memory-search';
+import type { MemoryStore } from '../core/ports/memory-store';
+import type { AgentsState } from './state/agents.svelte';
+import type { ChatSession } from './state/chat-session.svelte';
 import type { DeviceState } from './state/device.svelte';
+import type { Highlights } from './state/highlights.svelte';
+import type { ModelManagerView } from './state/model-manager.svelte';
 import type { PwaState } from './state/pwa.svelte';
 import type { Router } from './state/router.svelte';
+
+/** What needs the memory store; absent when storage could not be opened. */
+export interface MemoryServices {
+  store: MemoryStore;
+  search: MemorySearch;
+  agents: AgentsState;
+  session: ChatSession;
+  highlights: Highlights;
+}
 
 /** Everything the screens use, built once by the composition root (`src/main.ts`). */
 export interface AppServices {
   router: Router;
   device: DeviceState;
   pwa: PwaState;
+  models: ModelManagerView;
+  /** Resolves once storage is open; rejects with an AppError when it cannot be (private mode…). */
+  memory: Promise<MemoryServices>;
 }

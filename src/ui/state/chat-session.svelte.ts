@@ -41,8 +41,11 @@ export interface ChatSessionDeps {
   lock: TurnLock;
   /** Whether a chat model is loaded (the chat says "go to Models" when not). */
   modelReady: () => boolean;
-  /** Marks interrupted turns of an agent on open (core `recoverInterruptedTurns`). */
-  recover?: (agentId: AgentId) => Promise<void>;
+  /**
+   * Prepares an agent on open: marks its interrupted turns (core `recoverInterruptedTurns`) and
+   * loads its search indexes.
+   */
+  prepare?: (agentId: AgentId) => Promise<void>;
   highlights?: HighlightSink;
   /** Called whenever a turn ends, so a queued app update can install (P8). */
   onGenerationEnded?: () => void;
@@ -146,12 +149,12 @@ export class ChatSession {
       this.loaded = true;
       return;
     }
-    if (this.deps.recover) {
+    if (this.deps.prepare) {
       try {
-        await this.deps.recover(agentId);
+        await this.deps.prepare(agentId);
       } catch (error) {
-        // Recovery only relabels stale turns; the chat still opens if it fails.
-        console.error('recovering interrupted turns failed', error);
+        // Recovery and index loading help but are not required; the chat still opens.
+        console.error('preparing the agent failed', error);
       }
     }
     if (this.agentId !== agentId) return;

@@ -1,0 +1,96 @@
+/**
+ * Turns the stored messages of an agent into what the chat shows (rules U4, U7): user messages
+ * and `send_message` replies as bubbles, session and memory-pressure events as small notes, and
+ * for each turn one collapsible list of its steps — placed before the turn's first reply, or
+ * after its last message when it never replied — with how the turn ended. Tool receipts and
+ * non-reply steps are not bubbles: they are the steps.
+ */
+import type { Message, StopReason, TurnId, TurnRecord } from '../../../core/model';
+import type { StepView } from '../../state/chat-session.svelte';
+
+export type TurnEnding = 'ok' | 'running' | 'interrupted' | 'stopped' | 'failed';
+
+export type ChatItem =
+  | { type: 'message'; message: Message }
+  | { type: 'note'; message: Message }
+  | {
+      type: 'steps';
+      turnId: TurnId;
+      steps: StepView[];
+      ending: TurnEnding;
+      stopReason: StopReason | null;
+      /** Only the newest turn offers Retry, and only when it did not finish. */
+      canRetry: boolean;
+    };
+
+export function isReply(message: Message): boolean {
+  return message.role === 'assistant' && message.toolCall?.name === 'send_message';
+}
+
+function endingOf(turn: TurnRecord | undefined): TurnEnding {
+  if (!turn) return 'ok';
+  if (turn.status === 'running') return 'running';
+  if (turn.status === 'interrupted') return 'interrupted';
+  switch (turn.stopReason) {
+    case undefined:
+    case 'end_turn':
+      return 'ok';
+    case 'cancelled':
+      return 'stopped';
+    default:
+      return 'failed';
+  }
+}
+
+export function chatItems(
+  messages: readonly Message[],
+  turns: Readonly<Record<TurnId, TurnRecord>>,
+  steps: Readonly<Record<TurnId, StepView[]>>,
+): ChatItem[] {
+  const newest = Object.values(turns).sort((a, b) => b.startedAt - a.startedAt)[0];
+  const stepsItem = (turnId: TurnId): ChatItem => {
+    const turn = turns[turnId];
+    const ending = endingOf(turn);
+    return {
+      type: 'steps',
+      turnId,
+      steps: steps[turnId] ?? [],
+      ending,
+      stopReason: turn?.stopReason ?? null,
+      canRetry:
+        newest?.id === turnId &&
+        (ending === 'interrupted' || ending === 'stopped' || ending === 'failed'),
+    };
+  };
+
+  // Where each turn's steps go when it has no reply: after its last message (or its trigger).
+  const lastIndex: Record<TurnId, number> = {};
+  messages.forEach((m, i) => {
+    if (m.turnId) lastIndex[m.turnId] = i;
+  });
+  for (const turn of Object.values(turns)) {
+    const i = messages.findIndex((m) => m.id === turn.triggerMessageId);
+    if (i >= 0 && (lastIndex[turn.id] === undefined || lastIndex[turn.id]! < i))
+      lastIndex[turn.id] = i;
+  }
+  const replied: Record<TurnId, true> = {};
+  for (const m of messages) if (m.turnId && isReply(m)) replied[m.turnId] = true;
+
+  const placed: Record<TurnId, true> = {};
+  const items: ChatItem[] = [];
+  messages.forEach((m, i) => {
+    if (m.turnId && isReply(m) && !placed[m.turnId]) {
+      placed[m.turnId] = true;
+      items.push(stepsItem(m.turnId));
+    }
+    if (m.role === 'user' || isReply(m)) items.push({ type: 'message', message: m });
+    else if (m.role === 'event') items.push({ type: 'note', message: m });
+    for (const [turnId, index] of Object.entries(lastIndex)) {
+      if (index === i && !placed[turnId] && !replied[turnId]) {
+        placed[turnId] = true;
+        items.push(stepsItem(turnId));
+      }
+    }
+  });
+  return items;
+}

@@ -1,0 +1,100 @@
+/**
+ * The Models screen's rune state (rules U30–U36): mirrors the engines' {@link ModelManager}
+ * (download with percent, bytes, speed and ETA; cancel; delete; cache status per model) and adds
+ * the catalog for this device, the storage the origin uses, and errors in words.
+ */
+import type { CatalogEntry } from '../../core/catalog/build-catalog';
+import type {
+  ModelManager,
+  ModelManagerState,
+  ModelStatus,
+} from '../../adapters/llm/model-manager';
+import { describeError, type ErrorCopy } from '../error-copy';
+
+export interface ModelManagerViewDeps {
+  manager: ModelManager;
+  /** The catalog for this device (web-llm's list is in a lazily loaded chunk). */
+  catalog: () => Promise<CatalogEntry[]>;
+  /** Bytes this origin stores and may store, or null when the browser does not say. */
+  usage: () => Promise<{ usage: number; quota: number } | null>;
+  /** Remembers the loaded model so the next visit can load it again. */
+  remember?: (modelId: string | null) => Promise<void>;
+}
+
+export class ModelManagerView {
+  entries = $state.raw<CatalogEntry[]>([]);
+  state = $state.raw<ModelManagerState>({ models: {}, loaded: null, busy: null });
+  storage = $state.raw<{ usage: number; quota: number } | null>(null);
+  error = $state.raw<(ErrorCopy & { code: string; modelId: string }) | null>(null);
+  catalogError = $state.raw<ErrorCopy | null>(null);
+  loading = $state(false);
+
+  private unsubscribe: (() => void) | null = null;
+
+  constructor(private readonly deps: ModelManagerViewDeps) {}
+
+  /** Mirrors the manager's state from now on. */
+  start(): void {
+    if (this.unsubscribe) return;
+    this.unsubscribe = this.deps.manager.subscribe((state) => {
+      this.state = state;
+    });
+  }
+
+  stop(): void {
+    this.unsubscribe?.();
+    this.unsubscribe = null;
+  }
+
+  status(modelId: string): ModelStatus {
+    return this.state.models[modelId] ?? { type: 'unknown' };
+  }
+
+  /** Loads the catalog, then cache status and storage. */
+  async refresh(): Promise<void> {
+    this.start();
+    this.loading = true;
+    try {
+      this.entries = await this.deps.catalog();
+      this.catalogError = null;
+      await this.deps.manager.refresh(this.entries.map((e) => e.modelId));
+    } catch (error) {
+      this.catalogError = describeError(error);
+    } finally {
+      this.loading = false;
+    }
+    this.storage = await this.deps.usage();
+  }
+
+  /** Downloads and loads a model; the error (offline, cancelled, failed) is shown in words. */
+  async download(modelId: string): Promise<boolean> {
+    this.error = null;
+    try {
+      await this.deps.manager.download(modelId);
+      await this.deps.remember?.(modelId);
+      return true;
+    } catch (error) {
+      const copy = describeError(error);
+      this.error = { what: copy.what, action: copy.action, code: copy.code, modelId };
+      return false;
+    } finally {
+      this.storage = await this.deps.usage();
+    }
+  }
+
+  cancel(): void {
+    this.deps.manager.cancel();
+  }
+
+  async remove(modelId: string): Promise<void> {
+    this.error = null;
+    try {
+      await this.deps.manager.remove(modelId);
+      if (this.state.loaded === modelId) await this.deps.remember?.(null);
+    } catch (error) {
+      const copy = describeError(error);
+      this.error = { what: copy.what, action: copy.action, code: copy.code, modelId };
+    }
+    this.storage = await this.deps.usage();
+  }
+}
