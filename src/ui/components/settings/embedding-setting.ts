@@ -1,5 +1,5 @@
 /** The settings key under which the chosen embedding model id is kept (read by the composition root). */
-export const EMBEDDING_MODEL_KEY = 'embedding.modelId';
+export const EMBEDDING_MODEL_KEY = 'embed.modelId';
 
 /** What the Settings screen shows of an embedding model (a subset of the engines' `EmbedModelSpec`). */
 export interface EmbedChoice {
