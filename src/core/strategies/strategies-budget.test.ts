@@ -59,7 +59,7 @@ const strategies: Array<() => ContextStrategy> = [
   () => createWindowStrategy(),
   () => createRecencyStrategy(),
   () => createForgettingStrategy(),
-  () => createForgettingStrategy({ verbatimRounds: 3 }),
+  () => createForgettingStrategy({ verbatimRounds: 3, includePersona: true }),
 ];
 
 async function fuzz(tokenizer: Tokenizer, seed: number, cases: number): Promise<void> {

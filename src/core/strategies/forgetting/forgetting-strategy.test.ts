@@ -33,7 +33,8 @@ const talk: Array<[MessageRole, string]> = [
 ];
 
 async function run(history: Message[], state: unknown, budget?: number, persona?: string) {
-  const out = await createForgettingStrategy().select(input(history, state, budget, persona));
+  const strategy = createForgettingStrategy({ includePersona: persona !== undefined });
+  const out = await strategy.select(input(history, state, budget, persona));
   return { out, state: out.state as ForgettingState };
 }
 

@@ -2,7 +2,8 @@
  * The `forgetting` strategy (seed 001). Each completed round of the conversation becomes a
  * memory item that enters short-term with a fresh F; once per round the four-step update runs
  * against the current dialogue P (the message the reply answers). The prompt then gets, within
- * the budget and in this order of priority: the current round verbatim, the persona, the last
+ * the budget and in this order of priority: the current round verbatim, the persona (only with
+ * `includePersona`; `planContext` renders the persona core block itself), the last
  * `verbatimRounds` completed rounds verbatim, and short-term items as `short_term` memories —
  * pinned first, then highest R first, so when short-term does not fit the lowest-R items are
  * the ones left out (F7). The state returned is plain JSON ({@link ForgettingState}).
@@ -28,7 +29,8 @@ export interface ForgettingStrategyOptions {
   verbatimRounds?: number;
   /**
    * Whether the persona container (the agent's `persona`) is emitted as a `persona` memory.
-   * Turn it off when `planContext` already renders the persona in a fixed section.
+   * Off by default: inside `planContext` the persona core block is always in the core section,
+   * which is the seed's persona container; turn it on only where nothing else renders it.
    */
   includePersona?: boolean;
 }
@@ -80,7 +82,7 @@ function absorb(state: ForgettingState, completed: readonly Round[]): Forgetting
 /** Creates the `forgetting` strategy. */
 export function createForgettingStrategy(options: ForgettingStrategyOptions = {}): ContextStrategy {
   const verbatimRounds = Math.max(0, options.verbatimRounds ?? 1);
-  const includePersona = options.includePersona ?? true;
+  const includePersona = options.includePersona ?? false;
   return {
     name: 'forgetting',
     select(input: StrategyInput): StrategyOutput {
