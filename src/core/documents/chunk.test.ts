@@ -179,6 +179,18 @@ describe('chunkDocument', () => {
     for (const c of chunks) expect(c.text).toMatch(/^(?:😀)+$/u);
   });
 
+  it('D10: a section far longer than one working window is chunked exactly and completely', () => {
+    const big = Array.from({ length: 400 }, (_, k) => english(3, `topic ${k}`)).join('\n\n');
+    const d = doc([{ text: big }]);
+    const chunks = chunkDocument(d);
+    expectExact(d, chunks);
+    const covered = chunks.reduce((n, c) => n + c.text.replace(/\s/g, '').length, 0);
+    expect(covered).toBeGreaterThanOrEqual(big.replace(/\s/g, '').length);
+    for (let k = 1; k < chunks.length; k += 1) {
+      expect(chunks[k]?.start).toBeGreaterThanOrEqual(chunks[k - 1]?.end ?? 0);
+    }
+  });
+
   it('D10: seeded fuzz — offsets exact, sections respected, bound held, all text covered', () => {
     let seed = 20261201;
     const rand = (): number => {

@@ -1,7 +1,13 @@
-import { estimateTokens } from '../tokens/estimate-tokenizer';
+import { estimateTokensFast } from './fast-estimate';
 import type { Chars, Tokens } from '../units';
 import type { DocumentSection, ParsedDocument } from './parsed-document';
-import { textUnits, wordTailStart, type Measure, type TextUnit } from './text-units';
+import {
+  paragraphRanges,
+  textUnits,
+  wordTailStart,
+  type Measure,
+  type TextUnit,
+} from './text-units';
 
 /** Sizes of the chunker, in tokens as `measure` counts them. */
 export interface ChunkOptions {
@@ -29,9 +35,12 @@ export interface ChunkOptions {
 export const DEFAULT_CHUNK_OPTIONS: ChunkOptions = {
   maxTokens: 256,
   overlapTokens: 38,
-  measure: estimateTokens,
+  measure: estimateTokensFast,
   paragraphFill: 0.6,
 };
+
+/** Characters of a section the chunker handles in one go (~10 ms of work). */
+const WINDOW_CHARS = 32_768;
 
 /** One passage-to-be: an exact slice of the document text with where it came from. */
 export interface DocumentChunk {
@@ -64,24 +73,44 @@ export function* iterateChunks(
   const overlap = Math.min(opts.overlapTokens, opts.maxTokens / 2);
   let index = 0;
   for (const section of joinBareHeadings(document.text, document.sections)) {
-    // Pieces of over-long sentences leave room for the overlap, so long runs still overlap.
-    const pieceTokens = opts.maxTokens - overlap;
-    const units = textUnits(document.text, section.start, section.end, pieceTokens, opts.measure);
-    for (const [start, end] of packSection(document.text, units, opts, overlap)) {
-      const text = document.text.slice(start, end);
-      const chunk: DocumentChunk = {
-        index,
-        text,
-        start,
-        end,
-        headingPath: section.headingPath,
-        tokens: opts.measure(text),
-      };
-      if (section.page !== undefined) chunk.page = section.page;
-      yield chunk;
-      index += 1;
+    for (const [ws, we] of windows(document.text, section.start, section.end)) {
+      // Pieces of over-long sentences leave room for the overlap, so long runs still overlap.
+      const units = textUnits(document.text, ws, we, opts.maxTokens - overlap, opts.measure);
+      for (const [start, end] of packSection(document.text, units, opts, overlap)) {
+        const text = document.text.slice(start, end);
+        const chunk: DocumentChunk = {
+          index,
+          text,
+          start,
+          end,
+          headingPath: section.headingPath,
+          tokens: opts.measure(text),
+        };
+        if (section.page !== undefined) chunk.page = section.page;
+        yield chunk;
+        index += 1;
+      }
     }
   }
+}
+
+/**
+ * A section's text in runs of whole paragraphs of at least {@link WINDOW_CHARS}: the chunker
+ * works one run at a time, so a caller yielding between chunks never waits for a whole 5 MB
+ * section. A run ends at a paragraph break, where a cut has no overlap anyway.
+ */
+function windows(text: string, start: number, end: number): [number, number][] {
+  if (end - start <= WINDOW_CHARS) return [[start, end]];
+  const out: [number, number][] = [];
+  let from = start;
+  for (const [, pe] of paragraphRanges(text, start, end)) {
+    if (pe - from >= WINDOW_CHARS) {
+      out.push([from, pe]);
+      from = pe;
+    }
+  }
+  if (end > from) out.push([from, end]);
+  return out;
 }
 
 /** {@link iterateChunks}, collected. */

@@ -58,7 +58,9 @@ export interface IngestOptions {
 }
 
 /** Chunks produced between two `yieldToHost` calls while chunking. */
-const CHUNKS_PER_SLICE = 200;
+const CHUNKS_PER_SLICE = 32;
+/** Passages handed to the search indexes at a time (the lexical index adds synchronously). */
+const INDEX_BATCH = 64;
 
 /**
  * Imports one document into an agent's archival storage: read (with byte progress) → content-hash
@@ -155,7 +157,10 @@ export async function ingestDocument(
     if (raced !== undefined) return { type: 'duplicate', document: raced };
     const applied = await store.apply({ passages, documents: [document], messages: [event] });
 
-    await deps.search.indexPassages(passages);
+    for (let k = 0; k < passages.length; k += INDEX_BATCH) {
+      await deps.search.indexPassages(passages.slice(k, k + INDEX_BATCH));
+      await deps.yieldToHost?.();
+    }
     onProgress?.({ type: 'indexed', documentId, passages: passages.length });
     const written = applied.messages[0] ?? ({ ...event, seq: 0 } as Message);
     return { type: 'imported', document, passageIds: passages.map((p) => p.id), event: written };
