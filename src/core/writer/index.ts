@@ -24,3 +24,4 @@ export { buildStepPrompt } from './build-step-prompt';
 export type { StepPrompt, TrimmedPart } from './build-step-prompt';
 export { HUMAN_SIMULATOR_SCHEMA, PLAN_COUNT, WRITER_STEP_SCHEMA } from './step-schema';
 export type { WriterStepOutput } from './step-schema';
+export { WriterSession } from './writer-session';
