@@ -78,6 +78,11 @@ describe('readBlob', () => {
     expect([...seen].sort((a, b) => a - b)).toEqual(seen);
   });
 
+  it('D1: a UTF-8 byte-order mark is dropped', async () => {
+    const blob = new Blob([new Uint8Array([0xef, 0xbb, 0xbf]), 'hi']);
+    expect((await readBlob(blob, { decode: true })).text).toBe('hi');
+  });
+
   it('D7: an aborted read rejects with cancelled', async () => {
     const controller = new AbortController();
     const blob = new Blob([new Uint8Array(3_000_000)]);

@@ -52,6 +52,24 @@ describe('parsePdf', () => {
     expect((error as AppError).code).toBe('document_parse_failed');
   });
 
+  it('D5: a PDF without a text layer (scanned) is document_parse_failed', async () => {
+    const pdf = [
+      '%PDF-1.4',
+      '1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj',
+      '2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj',
+      '3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >> endobj',
+      'trailer << /Root 1 0 R >>',
+      '%%EOF',
+    ].join('\n');
+    const error = await parsePdf(
+      new TextEncoder().encode(pdf),
+      'scan.pdf',
+      await loadNodePdfjs(),
+    ).catch((e: unknown) => e);
+    expect((error as AppError).code).toBe('document_parse_failed');
+    expect((error as AppError).message).toContain('no text layer');
+  });
+
   it('D5: a cancelled parse rejects with cancelled', async () => {
     const controller = new AbortController();
     controller.abort();

@@ -179,7 +179,7 @@ describe('chunkDocument', () => {
     for (const c of chunks) expect(c.text).toMatch(/^(?:😀)+$/u);
   });
 
-  it('D10: a section far longer than one working window is chunked exactly and completely', () => {
+  it('D17: a section far longer than one working window is chunked exactly and completely', () => {
     const big = Array.from({ length: 400 }, (_, k) => english(3, `topic ${k}`)).join('\n\n');
     const d = doc([{ text: big }]);
     const chunks = chunkDocument(d);

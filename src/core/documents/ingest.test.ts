@@ -177,7 +177,15 @@ describe('ingestDocument', () => {
   });
 
   it('D31: each passage records document, chunk, page, exact offsets and heading path', async () => {
-    const { store, deps } = await setup();
+    const embedded: string[] = [];
+    const recording = fakeEmbedder();
+    const { store, deps } = await setup({
+      ...recording,
+      embedPassages: async (texts) => {
+        embedded.push(...texts);
+        return recording.embedPassages(texts);
+      },
+    });
     const source = fixture('handbook.md');
     const outcome = await ingestDocument(deps, AGENT, source);
     if (outcome.type !== 'imported') throw new Error(outcome.type);
@@ -190,6 +198,9 @@ describe('ingestDocument', () => {
     }
     const fuel = passages.find((p) => p.text.includes('Paraffin'));
     expect(fuel?.source).toMatchObject({ heading: 'Lighthouse Handbook › Lamp › Fuel' });
+    expect(embedded.find((t) => t.includes('Paraffin'))).toBe(
+      `Lighthouse Handbook › Lamp › Fuel\n\n${fuel?.text}`,
+    );
     const chunks = passages.map((p) => (p.source.type === 'document' ? p.source.chunk : -1));
     expect([...chunks].sort((a, b) => a - b)).toEqual(chunks.map((_, k) => k));
   });

@@ -9,7 +9,10 @@ export function passageEmbeddingText(
   heading: string | undefined,
   text: string,
 ): string {
-  const context = heading !== undefined && heading !== '' ? `${title} › ${heading}` : title;
+  // Markdown and HTML often repeat the title as the first heading: say it once.
+  const repeats = heading === title || heading?.startsWith(`${title} › `) === true;
+  const context =
+    heading === undefined || heading === '' ? title : repeats ? heading : `${title} › ${heading}`;
   return `${context}\n\n${text}`;
 }
 
