@@ -197,17 +197,25 @@ export class DexieMemoryStore implements MemoryStore, VectorStore {
     const lo = q.fromSeq ?? Dexie.minKey;
     const hi = q.toSeq ?? Dexie.maxKey;
     let c: Collection<MessageRow, string>;
+    const bySeq = q.fromSeq !== undefined || q.toSeq !== undefined;
+    let from = q.from;
+    let to = q.to;
     if (q.inContext !== undefined) {
       const ctx = q.inContext ? 1 : 0;
       c = this.db.messages
         .where('[agentId+ctx+seq]')
         .between([agentId, ctx, lo], [agentId, ctx, hi], true, true);
+    } else if (!bySeq && (from !== undefined || to !== undefined)) {
+      // A date range alone uses the time index (order by time, which is seq order for live chat).
+      c = this.db.messages
+        .where('[agentId+at]')
+        .between([agentId, from ?? Dexie.minKey], [agentId, to ?? Dexie.maxKey], true, true);
+      from = undefined;
+      to = undefined;
     } else {
       c = this.db.messages.where('[agentId+seq]').between([agentId, lo], [agentId, hi], true, true);
     }
     const roles = q.roles ? new Set(q.roles) : null;
-    const from = q.from;
-    const to = q.to;
     if (roles || from !== undefined || to !== undefined) {
       c = c.filter(
         (m) =>

@@ -43,7 +43,7 @@ export const SCHEMA_VERSIONS: ReadonlyArray<{ version: number; stores: Record<st
       agents: 'id',
       blocks: '[agentId+label], agentId',
       blockHistory: '[agentId+label+version], agentId',
-      messages: 'id, [agentId+seq], [agentId+ctx+seq], [agentId+at], turnId',
+      messages: 'id, [agentId+seq], [agentId+ctx+seq], [agentId+at]',
       summaries: 'id, [agentId+version], agentId',
       passages: 'id, [agentId+at], [agentId+source.type], source.documentId, agentId',
       documents: 'id, agentId, [agentId+contentHash]',
