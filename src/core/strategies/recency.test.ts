@@ -53,6 +53,15 @@ describe('recency strategy', () => {
     expect(out.messages.map((m) => m.role)).toEqual(['user', 'user', 'user', 'user']);
   });
 
+  it('F10: a both-sides token cap switches to the user side early', async () => {
+    const history = conversation(rounds(3));
+    const newest = cost(history[history.length - 1]!);
+    const out = await createRecencyStrategy({ bothSidesTokens: newest }).select(
+      input(history, 10_000),
+    );
+    expect(out.messages.map((m) => m.role)).toEqual(['user', 'user', 'user', 'user']);
+  });
+
   it('F11: it stops at the first message that does not fit, newest kept', async () => {
     const history = conversation([
       ['user', 'old short'],

@@ -17,6 +17,11 @@ export interface RecencyOptions {
    * "about three rounds, or a few hundred tokens"; 3 is its estimate.
    */
   bothSidesRounds?: number;
+  /**
+   * Optional token cap of the both-sides part ("or a few hundred tokens", seed 002): once the
+   * messages taken from both sides reach it, older messages come from the user's side only.
+   */
+  bothSidesTokens?: Tokens;
 }
 
 /** Default of {@link RecencyOptions.bothSidesRounds}, from seed 002's estimate. */
@@ -28,6 +33,7 @@ export const DEFAULT_BOTH_SIDES_ROUNDS = 3;
  */
 export function createRecencyStrategy(options: RecencyOptions = {}): ContextStrategy {
   const bothSidesRounds = Math.max(0, options.bothSidesRounds ?? DEFAULT_BOTH_SIDES_ROUNDS);
+  const bothSidesTokens = options.bothSidesTokens ?? Number.POSITIVE_INFINITY;
   return {
     name: 'recency',
     select(input: StrategyInput): StrategyOutput {
@@ -43,7 +49,9 @@ export function createRecencyStrategy(options: RecencyOptions = {}): ContextStra
         for (let i = round.messages.length - 1; i >= 0; i -= 1) {
           const message = round.messages[i];
           if (message === undefined) continue;
-          if (r < wholeFrom && !isUserSide(message)) continue;
+          // The round in progress is always whole: its tool results feed the next step.
+          const bothSides = r === rounds.length - 1 || (r >= wholeFrom && used < bothSidesTokens);
+          if (!bothSides && !isUserSide(message)) continue;
           const cost = count(message);
           if (used + cost > input.budget) break outer;
           used += cost;
