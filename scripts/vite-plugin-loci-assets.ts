@@ -5,10 +5,14 @@
  * - e2e mode only (`vite build --mode e2e`, `vite --mode e2e`): the fixture models under
  *   `/models/` and the engines harness page (tests/e2e/engines-harness/index.html).
  * Served by middleware in `vite dev`, emitted into the build (and so served by `vite preview`).
+ * A production build also fails if the scripted test engine's marker string is in any chunk.
  */
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import type { Connect, Plugin } from 'vite';
+
+// Must equal SCRIPTED_ENGINE_MARKER in src/adapters/llm/scripted/scripted-engine.ts.
+const SCRIPTED_ENGINE_MARKER = 'loci-scripted-engine-test-double';
 
 const ORT_FILES = ['ort-wasm-simd-threaded.asyncify.mjs', 'ort-wasm-simd-threaded.asyncify.wasm'];
 
@@ -82,7 +86,26 @@ export function lociAssets(): Plugin {
       // The build already contains the files; this covers a preview of a build made without them.
       server.middlewares.use(middleware);
     },
-    generateBundle() {
+    generateBundle(_options, bundle) {
+      // Rule E18: the scripted test engine must never ship in a production bundle.
+      if (!e2e) {
+        // Worker bundles arrive here as assets, so both kinds of output are scanned.
+        for (const output of Object.values(bundle)) {
+          const text =
+            output.type === 'chunk'
+              ? output.code
+              : output.fileName.endsWith('.js') || output.fileName.endsWith('.mjs')
+                ? typeof output.source === 'string'
+                  ? output.source
+                  : new TextDecoder().decode(output.source)
+                : '';
+          if (text.includes(SCRIPTED_ENGINE_MARKER)) {
+            this.error(
+              `The scripted test engine leaked into the production file ${output.fileName}.`,
+            );
+          }
+        }
+      }
       for (const [fileName, file] of assets) {
         this.emitFile({ type: 'asset', fileName, source: readFileSync(file) });
       }

@@ -8,6 +8,7 @@ import type {
   JsonSchema,
   LoadProgress,
 } from '../core/ports/llm-engine';
+import type { CatalogModelRecord } from '../core/catalog/model-record';
 import type { Tokens } from '../core/units';
 import type { CallContext } from './protocol';
 
@@ -66,6 +67,14 @@ export type LlmApi = {
     ctx: CallContext<{ type: 'delta'; text: string }>,
   ): Promise<CompletionResult>;
   interrupt(args: null): Promise<void>;
-  /** Queues more scripted replies (e2e build only; `rpc_unknown_method`-like error otherwise). */
+  /** Queues more scripted replies (e2e build only; `invalid_argument` otherwise). */
   scriptedPush(args: { outputs: string[] }): Promise<void>;
+  /** web-llm's `prebuiltAppConfig.model_list`, read in the worker so the shell never loads web-llm. */
+  modelList(args: null): Promise<CatalogModelRecord[]>;
+  /** web-llm's `hasModelInCache` with the engine's app config. */
+  cacheHas(args: { modelId: string }): Promise<boolean>;
+  /** web-llm's `deleteModelAllInfoInCache` with the engine's app config. */
+  cacheDelete(args: { modelId: string }): Promise<void>;
+  /** Bytes the model occupies in Cache Storage. */
+  cacheBytes(args: { modelId: string }): Promise<number>;
 };

@@ -1,4 +1,8 @@
+import { prebuiltAppConfig } from '@mlc-ai/web-llm';
 import { describe, expect, it } from 'vitest';
+import { judgeDevice } from '../core/capability/gpu-probe';
+import { loadCatalog } from '../adapters/llm/webllm/load-catalog';
+import { createWebLlmModelCache } from '../adapters/llm/webllm/webllm-model-cache';
 import { createScriptedFromConfig } from '../adapters/llm/scripted/scripted-from-config';
 import { WorkerLlmEngine } from '../adapters/llm/worker-llm-engine';
 import type { LlmApi } from '../rpc/llm-api';
@@ -10,6 +14,7 @@ import { createLlmHandlers, type HostedEngine } from './llm-handlers';
 /** The LLM worker's real handlers on one end of a MessageChannel, the real client on the other. */
 function connectLlm(withScripted: boolean) {
   const state = { crash: (_r: string) => {} };
+  const cached = new Set(['Qwen2.5-0.5B-Instruct-q4f16_1-MLC']);
   const connect = (): RpcConnection => {
     const channel = new MessageChannel();
     const stop = serveRpc<LlmApi>(
@@ -17,6 +22,12 @@ function connectLlm(withScripted: boolean) {
       createLlmHandlers({
         createWebLlm: () => {
           throw new Error('web-llm is not used in this test');
+        },
+        models: {
+          list: async () => prebuiltAppConfig.model_list,
+          has: async (id) => cached.has(id),
+          remove: async (id) => void cached.delete(id),
+          bytes: async (id) => (cached.has(id) ? 123 : 0),
         },
         ...(withScripted
           ? { createScripted: async (c) => createScriptedFromConfig(c) as HostedEngine }
@@ -130,6 +141,21 @@ describe('LLM worker handlers + WorkerLlmEngine (scripted engine across the RPC)
     rpc.restart();
     await engine.load('scripted-llama3');
     expect(engine.modelId).toBe('scripted-llama3');
+    engine.dispose();
+  });
+});
+
+describe('catalog and model cache through the LLM worker', () => {
+  it('E1: the catalog and cache status come from the worker, so the shell never loads web-llm', async () => {
+    const { rpc } = connectLlm(false);
+    const engine = new WorkerLlmEngine(rpc);
+    const catalog = await loadCatalog(judgeDevice({ type: 'no_adapter' }), engine);
+    expect(catalog.map((e) => e.baseId)).toContain('Qwen2.5-0.5B-Instruct');
+    const cache = createWebLlmModelCache(engine);
+    expect(await cache.has('Qwen2.5-0.5B-Instruct-q4f16_1-MLC')).toBe(true);
+    expect(await cache.bytes('Qwen2.5-0.5B-Instruct-q4f16_1-MLC')).toBe(123);
+    await cache.remove('Qwen2.5-0.5B-Instruct-q4f16_1-MLC');
+    expect(await cache.has('Qwen2.5-0.5B-Instruct-q4f16_1-MLC')).toBe(false);
     engine.dispose();
   });
 });

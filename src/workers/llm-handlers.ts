@@ -1,4 +1,5 @@
 import { AppError } from '../core/errors';
+import type { CatalogModelRecord } from '../core/catalog/model-record';
 import type { LlmEngine } from '../core/ports/llm-engine';
 import type { LlmApi, LlmEngineKind, ScriptedConfig, TokenizerSource } from '../rpc/llm-api';
 
@@ -9,8 +10,17 @@ export interface HostedEngine extends LlmEngine {
   push?(...outputs: string[]): void;
 }
 
+/** web-llm's model list and cache helpers (lazily imported in the worker). */
+export interface ModelStore {
+  list(): Promise<CatalogModelRecord[]>;
+  has(modelId: string): Promise<boolean>;
+  remove(modelId: string): Promise<void>;
+  bytes(modelId: string): Promise<number>;
+}
+
 export interface LlmWorkerDeps {
   createWebLlm(): HostedEngine;
+  models: ModelStore;
   /** Present only in the e2e build (the production worker has no scripted engine at all). */
   createScripted?: (config: ScriptedConfig) => Promise<HostedEngine>;
 }
@@ -73,5 +83,9 @@ export function createLlmHandlers(deps: LlmWorkerDeps): LlmApi {
       if (!engine?.push) throw new AppError('invalid_argument', 'No scripted engine is loaded.');
       engine.push(...outputs);
     },
+    modelList: () => deps.models.list(),
+    cacheHas: ({ modelId }) => deps.models.has(modelId),
+    cacheDelete: ({ modelId }) => deps.models.remove(modelId),
+    cacheBytes: ({ modelId }) => deps.models.bytes(modelId),
   };
 }

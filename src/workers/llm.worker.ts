@@ -1,14 +1,29 @@
 /// <reference lib="webworker" />
 // The LLM worker: hosts web-llm (lazily imported) or, in the e2e build only, the scripted engine.
+import { modelStorageBytes } from '../adapters/llm/webllm/webllm-cache';
 import { WebLlmEngine } from '../adapters/llm/webllm/webllm-engine';
 import type { RpcEndpoint } from '../rpc/protocol';
 import { serveRpc } from '../rpc/serve-rpc';
 import { createLlmHandlers } from './llm-handlers';
 
+const webllm = () => import('@mlc-ai/web-llm');
+
 serveRpc(
   self as unknown as RpcEndpoint,
   createLlmHandlers({
     createWebLlm: () => new WebLlmEngine(),
+    models: {
+      list: async () => (await webllm()).prebuiltAppConfig.model_list,
+      has: async (id) => {
+        const w = await webllm();
+        return w.hasModelInCache(id, w.prebuiltAppConfig);
+      },
+      remove: async (id) => {
+        const w = await webllm();
+        await w.deleteModelAllInfoInCache(id, w.prebuiltAppConfig);
+      },
+      bytes: async (id) => modelStorageBytes(id, (await webllm()).prebuiltAppConfig),
+    },
     // `__LOCI_E2E__` is a compile-time constant: in the production build this branch and the
     // dynamic import vanish, so the scripted engine is not in the bundle (rule E18).
     createScripted: __LOCI_E2E__

@@ -118,7 +118,7 @@ test('E19: offline, a model download fails at once with a clear network_unavaila
   externalRequests,
 }) => {
   await openHarness(page);
-  await page.evaluate(() => window.__engines!.catalog()); // loads the web-llm chunk while online
+  await page.evaluate(() => window.__engines!.catalog()); // starts the LLM worker while online
   await context.setOffline(true);
   const result = await page.evaluate(() =>
     window.__engines!.download('Qwen2.5-0.5B-Instruct-q4f16_1-MLC'),
@@ -156,6 +156,7 @@ plainTest(
 );
 
 test("E3: with only a software WebGPU adapter every catalog model says it won't run, and why", async () => {
+  test.setTimeout(120_000);
   const catalog = await withSoftwareWebGpu((page) =>
     page.evaluate(() => window.__engines!.catalog()),
   );

@@ -1,3 +1,4 @@
+import type { CatalogModelRecord } from '../../core/catalog/model-record';
 import { AppError } from '../../core/errors';
 import type {
   CompletionRequest,
@@ -103,6 +104,23 @@ export class WorkerLlmEngine implements LlmEngine {
     await this.rpc.call('scriptedPush', { outputs });
   }
 
+  /** web-llm's prebuilt model list, read in the worker (for the catalog). */
+  modelRecords(): Promise<CatalogModelRecord[]> {
+    return this.rpc.call('modelList', null);
+  }
+
+  cacheHas(modelId: string): Promise<boolean> {
+    return this.rpc.call('cacheHas', { modelId });
+  }
+
+  cacheDelete(modelId: string): Promise<void> {
+    return this.rpc.call('cacheDelete', { modelId });
+  }
+
+  cacheBytes(modelId: string): Promise<number> {
+    return this.rpc.call('cacheBytes', { modelId });
+  }
+
   contextWindow(): Tokens {
     return this.window;
   }
@@ -111,10 +129,12 @@ export class WorkerLlmEngine implements LlmEngine {
     if (this.exact) return this.exact;
     const source = this.source;
     if (!this.loaded || !source) return createEstimateTokenizer();
-    if (source.type === 'llama3') {
+    // Only the scripted engine (tests and the e2e build) reports a llama3 source; the guard keeps
+    // the 3 MB vocabulary chunk out of the production bundle.
+    if (source.type === 'llama3' && (__LOCI_E2E__ || import.meta.env.MODE === 'test')) {
       const { createLlama3Tokenizer } = await import('../tokenizer/llama3-tokenizer');
       this.exact = createLlama3Tokenizer();
-    } else {
+    } else if (source.type === 'tokenizer_json') {
       const { loadCachedTokenizer } = await import('./webllm/webllm-cache');
       this.exact = await loadCachedTokenizer(this.loaded, source.cacheName, source.url);
     }

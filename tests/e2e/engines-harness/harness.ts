@@ -10,6 +10,9 @@ import { createWorkerLlmEngine } from '../../../src/adapters/llm/worker-llm-engi
 import { judgeDevice } from '../../../src/core/capability/gpu-probe';
 import { AppError } from '../../../src/core/errors';
 
+// One LLM worker for the catalog and downloads, started by the first call (while online).
+const llm = createWorkerLlmEngine();
+
 const engines = {
   async embed(device: 'wasm' | 'webgpu', texts: string[]) {
     const clients = createEmbedWorkerClients({ model: FIXTURE_EMBED, device });
@@ -57,7 +60,7 @@ const engines = {
   async catalog() {
     const probe = await probeWebGpu();
     const device = judgeDevice(probe);
-    const entries = await loadCatalog(device);
+    const entries = await loadCatalog(device, llm);
     return {
       probe: probe.type,
       llm: device.llm,
@@ -66,10 +69,9 @@ const engines = {
   },
 
   async download(modelId: string) {
-    const llm = createWorkerLlmEngine();
     const manager = new ModelManager({
       loader: llm,
-      cache: createWebLlmModelCache(),
+      cache: createWebLlmModelCache(llm),
       now: () => Date.now(),
       isOnline: () => navigator.onLine,
     });

@@ -14,6 +14,9 @@ import {
 } from '../../tokenizer/llama3-tokenizer';
 import { checkJsonSchema } from './check-json-schema';
 
+/** See {@link ScriptedEngine.engineKind}. */
+export const SCRIPTED_ENGINE_MARKER = 'loci-scripted-engine-test-double';
+
 export interface ScriptedEngineOptions {
   /** Replies, used in order, one per `complete` call (after anything queued with `push`). */
   outputs?: string[];
@@ -41,6 +44,11 @@ export interface ScriptedEngineOptions {
  * tokenizer. It goes through the same port as web-llm; callers cannot tell them apart.
  */
 export class ScriptedEngine implements LlmEngine {
+  /**
+   * A marker string the production build is checked for (scripts/vite-plugin-loci-assets.ts): if
+   * it appears in a production chunk, the scripted engine leaked and the build fails.
+   */
+  readonly engineKind = SCRIPTED_ENGINE_MARKER;
   /** Every request received, in order (callbacks and signal included). */
   readonly requests: CompletionRequest[] = [];
   private readonly queue: string[];

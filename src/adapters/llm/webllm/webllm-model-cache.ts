@@ -1,25 +1,15 @@
 import type { ModelCache } from '../model-manager';
-import { modelStorageBytes } from './webllm-cache';
+import type { WorkerLlmEngine } from '../worker-llm-engine';
 
 /**
  * The {@link ModelCache} over web-llm's own helpers (`hasModelInCache`,
- * `deleteModelAllInfoInCache`) with the same app config the engine uses (its prebuilt list).
- * web-llm is imported on first use so the app shell stays small.
+ * `deleteModelAllInfoInCache`, with the engine's app config), run in the LLM worker so the app
+ * shell never loads web-llm's ~6 MB on the main thread.
  */
-export function createWebLlmModelCache(): ModelCache {
-  const webllm = () => import('@mlc-ai/web-llm');
+export function createWebLlmModelCache(llm: WorkerLlmEngine): ModelCache {
   return {
-    async has(modelId) {
-      const w = await webllm();
-      return w.hasModelInCache(modelId, w.prebuiltAppConfig);
-    },
-    async remove(modelId) {
-      const w = await webllm();
-      await w.deleteModelAllInfoInCache(modelId, w.prebuiltAppConfig);
-    },
-    async bytes(modelId) {
-      const w = await webllm();
-      return modelStorageBytes(modelId, w.prebuiltAppConfig);
-    },
+    has: (modelId) => llm.cacheHas(modelId),
+    remove: (modelId) => llm.cacheDelete(modelId),
+    bytes: (modelId) => llm.cacheBytes(modelId),
   };
 }
