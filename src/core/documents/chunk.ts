@@ -59,11 +59,12 @@ export interface DocumentChunk {
  * Splits a parsed document into overlapping chunks that follow its structure.
  *
  * A chunk never crosses a section (heading or page); inside a section it is a run of whole
- * sentences (`.!?` and `。！？`), cut preferably at paragraph breaks, and the next chunk of the
- * paragraph starts with the previous chunk's last sentences (or last words) up to
- * `overlapTokens`; a cut at a paragraph break has no overlap. Sentences longer than a chunk are cut at line breaks, then between words,
- * never inside a word (except a single "word" longer than a whole chunk). It is a generator so
- * a caller on a UI thread can yield between chunks.
+ * sentences (`.!?` and `。！？`), cut preferably at paragraph breaks. After a cut inside a
+ * paragraph the next chunk starts with the previous chunk's last sentences (or last words) up to
+ * `overlapTokens`; a cut at a paragraph break has no overlap. Sentences longer than a chunk are
+ * cut at line breaks, then between words, never inside a word (except a single "word" longer
+ * than a whole chunk). It is a generator so a caller on a UI thread can yield between chunks
+ * (spec D10–D17).
  */
 export function* iterateChunks(
   document: ParsedDocument,
@@ -132,9 +133,10 @@ function joinBareHeadings(text: string, sections: readonly DocumentSection[]): D
     const start: number = carryStart ?? section.start;
     carryStart = null;
     const next = sections[k + 1];
-    const bare =
-      section.heading !== undefined &&
-      !/[\p{L}\p{N}]/u.test(section.text.replace(section.heading, ''));
+    // Bare: nothing but marks after the heading's own line (`# Guide`, `Guide\n=====`).
+    const newline = section.text.indexOf('\n');
+    const rest = newline < 0 ? '' : section.text.slice(newline + 1);
+    const bare = section.heading !== undefined && !/[\p{L}\p{N}]/u.test(rest);
     const nested =
       next !== undefined &&
       next.page === section.page &&

@@ -1,0 +1,31 @@
+import type { Passage } from '../model';
+
+/**
+ * Rebuilds a document's text from its passages, for the document viewer: each passage's text
+ * sits at its exact `[start, end)`, so a citation's offsets highlight the same characters as in
+ * the original. Chunks cover every non-space character (spec D10), so only whitespace between
+ * passages is lost; a one-character gap is filled with a space, a longer one with a paragraph
+ * break padded to the same length. Passages may overlap and arrive in any order.
+ */
+export function documentTextFromPassages(passages: readonly Passage[]): string {
+  const ranges = passages
+    .flatMap((p) =>
+      p.source.type === 'document'
+        ? [{ start: p.source.start, end: p.source.end, text: p.text }]
+        : [],
+    )
+    .sort((a, b) => a.start - b.start || b.end - a.end);
+  const parts: string[] = [];
+  let at = 0;
+  for (const r of ranges) {
+    if (r.end <= at) continue;
+    if (r.start > at) {
+      const gap = r.start - at;
+      parts.push(gap === 1 ? ' ' : `\n\n${' '.repeat(gap - 2)}`);
+      at = r.start;
+    }
+    parts.push(r.text.slice(at - r.start));
+    at = r.end;
+  }
+  return parts.join('');
+}
