@@ -55,4 +55,42 @@ describe('MiniSearchLexicalIndex', () => {
     expect(i.search({ text: 'remember', k: 10 })).toEqual([]);
     expect(i.search({ text: 'may', k: 1 })).toHaveLength(1);
   });
+
+  it('R4: seeded differential — random adds, replacements and removes find what a fresh index finds', () => {
+    const words = ['apple', 'pear', 'plum', '苹果', '香蕉', 'kiwi', 'fig', 'lime'];
+    let a = 12345;
+    const r = () => (a = (Math.imul(a, 1103515245) + 12345) >>> 0) / 2 ** 32;
+    const live = new Map<string, LexicalDoc>();
+    const inc = new MiniSearchLexicalIndex();
+    for (let step = 0; step < 400; step += 1) {
+      const id = `d${Math.floor(r() * 60)}`;
+      if (r() < 0.7) {
+        const text = Array.from(
+          { length: 1 + Math.floor(r() * 4) },
+          () => words[Math.floor(r() * words.length)]!,
+        ).join(' ');
+        const doc: LexicalDoc = { id, kind: 'message', text, at: step, tag: 'user' };
+        live.set(id, doc);
+        inc.add([doc]);
+      } else {
+        live.delete(id);
+        inc.remove([id]);
+      }
+    }
+    const fresh = new MiniSearchLexicalIndex();
+    fresh.add([...live.values()]);
+    expect(inc.size()).toBe(live.size);
+    for (const w of words) {
+      const got = inc
+        .search({ text: w, k: 1000 })
+        .map((h) => h.id)
+        .sort();
+      expect(got).toEqual(
+        fresh
+          .search({ text: w, k: 1000 })
+          .map((h) => h.id)
+          .sort(),
+      );
+    }
+  });
 });

@@ -247,4 +247,27 @@ describe('createMemorySearch', () => {
     expect(page.total).toBe(8);
     expect(ids(page)).toEqual(['d7', 'd8', 'd9']);
   });
+
+  it('R17: indexPassages uses a matching stored embedding and embeds (and saves) the rest', async () => {
+    const { store, search, embedder } = await setup();
+    const own = samplePassage(
+      'a',
+      'own',
+      'unrelated words',
+      NOW,
+      Float32Array.from({ length: DIM }, (_, i) => (i === 1 ? 1 : 0)),
+    );
+    own.embeddingModel = 'concepts';
+    const bare = samplePassage('a', 'bare', 'kitten photos', NOW);
+    await store.apply({ passages: [own, bare] });
+    const before = embedder!.calls;
+    await search.indexPassages([own, bare]);
+    expect(embedder!.calls - before).toBe(1);
+    expect((await store.getPassages(['bare']))[0]?.embedding).toBeInstanceOf(Float32Array);
+    // "cat" is concept 1: the stored vector of `own` and the fresh one of `bare` both answer it
+    expect(ids(await search.search(q({ text: 'cat', mode: 'vector' }))).sort()).toEqual([
+      'bare',
+      'own',
+    ]);
+  });
 });

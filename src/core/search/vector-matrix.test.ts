@@ -152,4 +152,38 @@ describe('VectorMatrix', () => {
     expect(m.size()).toBe(0);
     expect(m.search(Float32Array.from([1, 1, 1, 1]), { k: 3 })).toEqual([]);
   });
+
+  it('R11: seeded differential — random adds, overwrites and removes match a from-scratch matrix', () => {
+    for (const seed of [1, 2, 3]) {
+      const r = rng(seed);
+      const live = new Map<string, VectorEntry>();
+      const m = new VectorMatrix(8);
+      for (let step = 0; step < 300; step += 1) {
+        if (r() < 0.6 || live.size === 0) {
+          const id = `x${Math.floor(r() * 120)}`;
+          const e: VectorEntry = {
+            id,
+            kind: r() < 0.5 ? 'message' : 'passage',
+            vector: Float32Array.from({ length: 8 }, () => gaussian(r)),
+          };
+          live.set(id, e);
+          m.add([e]);
+        } else {
+          const ids = [...live.keys()];
+          const id = ids[Math.floor(r() * ids.length)]!;
+          live.delete(id);
+          m.remove([id]);
+        }
+      }
+      const scratch = new VectorMatrix(8);
+      scratch.add([...live.values()]);
+      expect(m.size()).toBe(live.size);
+      for (let i = 0; i < 10; i += 1) {
+        const q = Float32Array.from({ length: 8 }, () => gaussian(r));
+        expect(m.search(q, { k: 7, mode: 'exact' })).toEqual(
+          scratch.search(q, { k: 7, mode: 'exact' }),
+        );
+      }
+    }
+  });
 });
