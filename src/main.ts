@@ -13,7 +13,7 @@ import App from './ui/App.svelte';
 import { createEmbedWorkerClients } from './adapters/embed/worker-embedder';
 import { findEmbedModel, FIXTURE_EMBED } from './adapters/embed/embed-models';
 import { probeWebGpu } from './adapters/gpu/webgpu-probe';
-import { ModelManager } from './adapters/llm/model-manager';
+import { ModelManager, type ModelCache } from './adapters/llm/model-manager';
 import { loadCatalog } from './adapters/llm/webllm/load-catalog';
 import { createWebLlmModelCache } from './adapters/llm/webllm/webllm-model-cache';
 import { createWorkerLlmEngine } from './adapters/llm/worker-llm-engine';
@@ -59,9 +59,10 @@ const pwa = new PwaState(() => session?.running ?? false);
 const llm = createWorkerLlmEngine(
   __LOCI_E2E__ ? { engine: 'scripted', scripted: { fallback: e2eFallbackStep() } } : {},
 );
+const modelCache = tolerantCache(createWebLlmModelCache(llm));
 const manager = new ModelManager({
   loader: llm,
-  cache: createWebLlmModelCache(),
+  cache: modelCache,
   now: () => performance.now(),
   isOnline: () => navigator.onLine,
 });
@@ -73,7 +74,7 @@ const models = new ModelManagerView({
   manager,
   catalog: async () => {
     await deviceChecked;
-    return device.verdict ? loadCatalog(device.verdict) : [];
+    return device.verdict ? loadCatalog(device.verdict, llm) : [];
   },
   usage: async () => {
     const estimate = await navigator.storage?.estimate?.();
@@ -83,6 +84,8 @@ const models = new ModelManagerView({
   },
   remember: async (modelId) => (await storeOpened).setSetting(LOADED_MODEL_KEY, modelId),
 });
+// Mirrors the manager from the start: the chat's "model ready" flag reads it.
+models.start();
 
 async function bootMemory(): Promise<MemoryServices> {
   const store = await storeOpened;
@@ -173,8 +176,23 @@ async function reloadRememberedModel(store: {
   if (!modelId) return;
   await deviceChecked;
   if (!__LOCI_E2E__ && device.verdict?.llm.type !== 'gpu') return;
-  if (!__LOCI_E2E__ && !(await createWebLlmModelCache().has(modelId))) return;
+  if (!__LOCI_E2E__ && !(await modelCache.has(modelId))) return;
   await models.download(modelId);
+}
+
+/**
+ * A cache whose status checks never fail a download: a model web-llm's list does not know (the
+ * e2e build's scripted model) or a Cache Storage error reads as "not cached" / 0 bytes.
+ */
+function tolerantCache(cache: ModelCache): ModelCache {
+  const warn = (what: string) => (error: unknown) => {
+    console.warn(`model cache: ${what} failed`, error);
+  };
+  return {
+    has: (id) => cache.has(id).catch((e: unknown) => (warn('has')(e), false)),
+    bytes: (id) => cache.bytes(id).catch((e: unknown) => (warn('bytes')(e), 0)),
+    remove: (id) => cache.remove(id),
+  };
 }
 
 /** The e2e engine's reply when a test queued nothing: a plain reply, so a stray turn still ends. */
