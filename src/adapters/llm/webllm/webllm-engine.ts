@@ -1,4 +1,4 @@
-import type { AppConfig, MLCEngine } from '@mlc-ai/web-llm';
+import type { AppConfig, MLCEngine, MLCEngineConfig } from '@mlc-ai/web-llm';
 import { AppError } from '../../../core/errors';
 import type {
   CompletionRequest,
@@ -30,15 +30,23 @@ export class WebLlmEngine implements LlmEngine {
   private exact: Tokenizer | null = null;
   private appConfig: AppConfig | null = null;
 
-  constructor(private readonly appConfigOverride?: AppConfig) {}
+  /**
+   * @param appConfigOverride defaults to web-llm's `prebuiltAppConfig`.
+   * @param createEngine builds the MLCEngine; tests pass a fake with the same surface.
+   */
+  constructor(
+    private readonly appConfigOverride?: AppConfig,
+    private readonly createEngine?: (config: MLCEngineConfig) => MLCEngine,
+  ) {}
 
   get modelId(): string | null {
     return this.loaded;
   }
 
   async load(modelId: string, onProgress?: (p: LoadProgress) => void): Promise<void> {
-    const webllm = await import('@mlc-ai/web-llm');
-    const appConfig = this.appConfigOverride ?? webllm.prebuiltAppConfig;
+    const webllm =
+      this.appConfigOverride && this.createEngine ? null : await import('@mlc-ai/web-llm');
+    const appConfig = this.appConfigOverride ?? webllm!.prebuiltAppConfig;
     this.appConfig = appConfig;
     const record = appConfig.model_list.find((m) => m.model_id === modelId);
     if (!record) throw new AppError('not_found', `The model ${modelId} is not in the catalog.`);
@@ -47,7 +55,8 @@ export class WebLlmEngine implements LlmEngine {
       onProgress?.(mapInitProgress(report));
     try {
       if (!this.engine) {
-        this.engine = new webllm.MLCEngine({ appConfig, initProgressCallback: callback });
+        const config: MLCEngineConfig = { appConfig, initProgressCallback: callback };
+        this.engine = this.createEngine ? this.createEngine(config) : new webllm!.MLCEngine(config);
       } else {
         this.engine.setInitProgressCallback(callback);
       }
