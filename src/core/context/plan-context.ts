@@ -20,6 +20,7 @@ import { err, ok, type Result } from '../result';
 import type { ToolSpec } from '../tools/tool';
 import type { EpochMs, Tokens } from '../units';
 import { evictablePrefix } from './evictable-prefix';
+import { pieceCounter } from './piece-counter';
 import { pinnedMessage } from './pinned-message';
 import type { ContextMemory, ContextStrategy } from './strategy';
 
@@ -102,7 +103,9 @@ function joinSystem(parts: readonly string[]): string {
 
 /** Plans the context; a problem value (never a throw) when it cannot fit (C4). */
 export async function planContext(input: PlanInput): Promise<Result<ContextPlan, PlanProblem>> {
-  const { tokenizer, window, agent } = input;
+  const { window, agent } = input;
+  // Every count goes through the memoized piecewise counter (C9, ADR 0033).
+  const tokenizer = pieceCounter(input.tokenizer);
   const cache = input.tokenCache ?? new Map<MessageId, Tokens>();
   const turns = new Map<MessageId, ChatTurn>();
   const turnOf = (message: Message): ChatTurn => {

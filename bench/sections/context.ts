@@ -1,0 +1,177 @@
+/**
+ * Context assembly (issue 5): p50/p95 of planning one turn — the automatic-recall query (hybrid
+ * search over recall + archival: MiniSearch BM25 + a 384-d vector matrix + recency) plus
+ * `planContext` over the in-context queue, counted with the real Llama 3 tokenizer and a cold
+ * token cache — with 10k and 100k messages in recall (1k and 10k with `--quick`). Baseline in the
+ * same run: the naive assembly that re-tokenizes the whole history every turn and keeps the
+ * newest messages that fit (what a chat without a queue manager does). Reading the queue from
+ * IndexedDB (an indexed `inContext` query) is outside both timings.
+ */
+import { LocalVectorIndex } from '../../src/adapters/search/local-vector-index';
+import { MiniSearchLexicalIndex } from '../../src/adapters/search/minisearch-lexical-index';
+import { createLlama3Tokenizer } from '../../src/adapters/tokenizer/llama3-tokenizer';
+import { autoRecall } from '../../src/core/agent/auto-recall';
+import { createAgentRecord } from '../../src/core/agent/create-agent-record';
+import { createMemgptStrategy } from '../../src/core/context/memgpt-strategy';
+import { planContext } from '../../src/core/context/plan-context';
+import type { Message } from '../../src/core/model';
+import type { Embedder } from '../../src/core/ports/embedder';
+import { renderMessage } from '../../src/core/prompts/render-context';
+import { createMemorySearch } from '../../src/core/search/memory-search';
+import { createToolRegistry } from '../../src/core/tools/tool-registry';
+import { InMemoryStore } from '../../src/testing/in-memory-store';
+import { timeFigure } from '../lib/measure';
+import { textGenerator } from '../lib/synthetic';
+import type { BenchFigure, BenchSection } from '../types';
+
+const DIM = 384;
+const QUEUE = 40;
+const WINDOW = 4096;
+
+function hashEmbedder(): Embedder {
+  const embed = (text: string): Float32Array => {
+    let h = 2166136261;
+    for (let i = 0; i < text.length; i += 3) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
+    const v = new Float32Array(DIM);
+    for (let k = 0; k < DIM; k += 1) {
+      h = Math.imul(h ^ (h >>> 13), 1274126177);
+      v[k] = ((h >>> 8) & 0xffff) / 0xffff - 0.5;
+    }
+    return v;
+  };
+  return {
+    modelId: 'bench-hash',
+    dimension: DIM,
+    embedPassages: async (t) => t.map(embed),
+    embedQuery: async (t) => embed(t),
+  };
+}
+
+async function percentiles(fn: (i: number) => Promise<unknown>, runs: number, warmup: number) {
+  for (let i = 0; i < warmup; i += 1) await fn(i);
+  const times: number[] = [];
+  for (let i = 0; i < runs; i += 1) {
+    const t0 = performance.now();
+    await fn(i);
+    times.push(performance.now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? 0;
+  return { p50: at(0.5), p95: at(0.95) };
+}
+
+async function scenario(n: number, quick: boolean): Promise<BenchFigure[]> {
+  const text = textGenerator(n);
+  const tokenizer = createLlama3Tokenizer();
+  const { agent, changes } = createAgentRecord({
+    id: 'bench',
+    name: 'Loci',
+    now: 0,
+    window: WINDOW,
+  });
+  const store = new InMemoryStore();
+  const messages = Array.from({ length: n }, (_, i) => ({
+    id: `m${i}`,
+    agentId: agent.id,
+    role: (i % 2 === 0 ? 'user' : 'assistant') as Message['role'],
+    text: text.sentence(),
+    at: Date.UTC(2025, 0, 1) + i * 60_000,
+    inContext: i >= n - QUEUE,
+    tokens: 0,
+  }));
+  await store.apply({ ...changes, messages });
+  const search = createMemorySearch({
+    store,
+    lexical: new MiniSearchLexicalIndex(),
+    vectors: new LocalVectorIndex(DIM),
+    embedder: hashEmbedder(),
+    clock: { now: () => Date.UTC(2026, 0, 1) },
+  });
+  await search.loadAgent(agent.id);
+  const all = await store.queryMessages(agent.id);
+  const queue = all.slice(-QUEUE);
+  const blocks = await store.listBlocks(agent.id);
+  const tools = createToolRegistry().specs(blocks);
+  const strategy = createMemgptStrategy();
+  const runs = quick ? 20 : 60;
+
+  const planTimes: number[] = [];
+  const ours = await percentiles(
+    async (i) => {
+      const query = `${text.word()} ${text.word()} ${text.word()} ${i}`;
+      const candidates = await autoRecall({ agent, search, query, queue });
+      const t0 = performance.now();
+      const plan = await planContext({
+        agent,
+        blocks,
+        history: queue,
+        candidates,
+        tools,
+        strategy,
+        tokenizer,
+        window: WINDOW,
+        query,
+        now: 0,
+      });
+      planTimes.push(performance.now() - t0);
+      if (!plan.ok) throw new Error(plan.error.type);
+    },
+    runs,
+    3,
+  );
+  const planOnly = planTimes.slice(3).sort((a, b) => a - b);
+  const planAt = (q: number) =>
+    planOnly[Math.min(planOnly.length - 1, Math.floor(q * planOnly.length))] ?? 0;
+  // Naive: every turn re-renders and re-tokenizes the whole history, then keeps the newest that fit.
+  const naive = await percentiles(
+    async () => {
+      const costs = all.map((m) => {
+        const turn = renderMessage(m);
+        return tokenizer.countMessage(turn.role, turn.content);
+      });
+      let used = 0;
+      let keep = 0;
+      for (let i = costs.length - 1; i >= 0 && used + (costs[i] ?? 0) <= WINDOW / 2; i -= 1) {
+        used += costs[i] ?? 0;
+        keep += 1;
+      }
+      return keep;
+    },
+    n >= 100_000 ? 5 : quick ? 5 : 15,
+    1,
+  );
+  const size = n >= 1000 ? `${n / 1000}k` : String(n);
+  return [
+    timeFigure(
+      `context.plan.${size}.p50_ms`,
+      `plan a turn (auto-recall + planContext), ${size} in recall, p50`,
+      ours.p50,
+      { label: 'full-history re-tokenize p50', value: naive.p50 },
+    ),
+    timeFigure(
+      `context.plan.${size}.p95_ms`,
+      `plan a turn (auto-recall + planContext), ${size} in recall, p95`,
+      ours.p95,
+      { label: 'full-history re-tokenize p95', value: naive.p95 },
+    ),
+    timeFigure(
+      `context.plan_only.${size}.p50_ms`,
+      `planContext alone (40-message queue), ${size} in recall, p50`,
+      planAt(0.5),
+      { label: 'full-history re-tokenize p50', value: naive.p50 },
+    ),
+    timeFigure(
+      `context.plan_only.${size}.p95_ms`,
+      `planContext alone (40-message queue), ${size} in recall, p95`,
+      planAt(0.95),
+      { label: 'full-history re-tokenize p95', value: naive.p95 },
+    ),
+  ];
+}
+
+export const run: BenchSection = async ({ quick }) => {
+  const figures: BenchFigure[] = [];
+  for (const n of quick ? [1_000, 10_000] : [10_000, 100_000])
+    figures.push(...(await scenario(n, quick)));
+  return figures;
+};
