@@ -47,11 +47,30 @@ function gramsByPosition(
 }
 
 /** The distinct grams of a memory, and its length m in units. */
-function gramSet(text: string, maxGram: number): { grams: Set<string>; units: number } {
+interface GramSet {
+  grams: Set<string>;
+  units: number;
+}
+
+// Memoized by (A, text): a memory's text never changes, and segmenting every memory again each
+// round costs ~0.3 ms per memory (measured at 1000 memories). Bounded; the oldest entry goes.
+const GRAM_CACHE_ENTRIES = 20_000;
+const gramCache = new Map<string, GramSet>();
+
+function gramSet(text: string, maxGram: number): GramSet {
+  const key = `${maxGram}\u0000${text}`;
+  const cached = gramCache.get(key);
+  if (cached !== undefined) return cached;
   const segments = segmentUnits(text);
   const grams = new Set(gramsByPosition(segments, maxGram).map((gram) => gram.key));
   const units = segments.reduce((sum, segment) => sum + segment.length, 0);
-  return { grams, units };
+  const set = { grams, units };
+  if (gramCache.size >= GRAM_CACHE_ENTRIES) {
+    const oldest = gramCache.keys().next().value;
+    if (oldest !== undefined) gramCache.delete(oldest);
+  }
+  gramCache.set(key, set);
+  return set;
 }
 
 /**
