@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
+import type { TextItem } from 'pdfjs-dist/types/src/display/api';
 import { describe, expect, it } from 'vitest';
 import { chunkDocument } from '../../core/documents/chunk';
 import { AppError } from '../../core/errors';
 import { fixturePath } from './fixture-path';
-import { parsePdf } from './parse-pdf';
+import { pageText, parsePdf } from './parse-pdf';
 import { loadNodePdfjs } from './pdfjs-node';
 
 const bytes = new Uint8Array(readFileSync(fixturePath('sample.pdf')));
@@ -43,6 +44,27 @@ describe('parsePdf', () => {
     const mine = bytes.slice();
     await parsePdf(mine, 'sample.pdf', await loadNodePdfjs());
     expect(mine.byteLength).toBe(bytes.byteLength);
+  });
+
+  it('D5: text items join into words, lines and paragraphs by their positions', () => {
+    const item = (str: string, x: number, y: number, width: number, hasEOL = false): TextItem => ({
+      str,
+      dir: 'ltr',
+      transform: [12, 0, 0, 12, x, y],
+      width,
+      height: 12,
+      fontName: 'F1',
+      hasEOL,
+    });
+    const text = pageText([
+      item('Hello', 72, 700, 30),
+      item('world', 110, 700, 30), // a gap on the same line: a space
+      item('again', 72, 686, 30), // the next line, close below: a line break
+      item('far', 72, 640, 18), // a big vertical gap: a paragraph break
+      item('-', 90, 640, 4),
+      item('joined', 94, 640, 30), // touching items: no space
+    ]);
+    expect(text).toBe('Hello world\nagain\n\nfar-joined');
   });
 
   it('D5: a damaged PDF is document_parse_failed', async () => {
