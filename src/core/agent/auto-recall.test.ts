@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import { createAgentFixture, reply, systemText } from '../../testing/agent-fixture';
+import type { CompletionRequest } from '../ports/llm-engine';
+import { createAgentRecord } from './create-agent-record';
+import { runTurn } from './run-turn';
+import type { TurnEvent } from './turn-events';
+
+async function seeded(autoRecall: boolean) {
+  const fx = await createAgentFixture({
+    autoRecall,
+    rule: (r: CompletionRequest) =>
+      reply(systemText(r).includes('[p:p-cat] The cat is called Miso.') ? 'Miso!' : 'Who?'),
+  });
+  await fx.store.apply({
+    passages: [
+      {
+        id: 'p-cat',
+        agentId: fx.agent.id,
+        text: 'The cat is called Miso.',
+        source: { type: 'memory' },
+        tags: [],
+        at: 0,
+        embedding: null,
+        embeddingModel: null,
+        dimension: 0,
+      },
+    ],
+  });
+  await fx.search.loadAgent(fx.agent.id);
+  return fx;
+}
+
+describe('automatic recall', () => {
+  it('A11: the trigger (plus the last reply) is the query; archival hits land in the memories section', async () => {
+    const fx = await seeded(true);
+    await runTurn(fx.deps, fx.agent.id, { type: 'user_message', text: 'Hello' });
+    const events: TurnEvent[] = [];
+    const outcome = await runTurn(
+      fx.deps,
+      fx.agent.id,
+      { type: 'user_message', text: 'What is my cat called?' },
+      { onEvent: (e) => events.push(e) },
+    );
+    expect(outcome.replies).toEqual(['Miso!']);
+    const query = fx.search.queries.at(-1);
+    expect(query).toMatchObject({ kinds: ['message', 'passage'], mode: 'hybrid', page: 1 });
+    expect(query?.text).toBe('What is my cat called?\nWho?');
+    const planned = events.find((e) => e.type === 'context.planned');
+    expect(planned?.type === 'context.planned' && planned.plan.memories.map((m) => m.id)).toEqual([
+      'p-cat',
+    ]);
+    expect(planned?.type === 'context.planned' && planned.plan.memories[0]?.text).toBe(
+      '[p:p-cat] The cat is called Miso.',
+    );
+  });
+
+  it('A12: what is already in the prompt is excluded, and the section stays within recallBudget', async () => {
+    const fx = await seeded(true);
+    for (let i = 0; i < 30; i += 1)
+      await runTurn(fx.deps, fx.agent.id, {
+        type: 'user_message',
+        text: `cat note ${i}: the cat sleeps a lot and likes the window seat`,
+      });
+    const before = await fx.store.queryMessages(fx.agent.id, { inContext: true });
+    expect(before.length).toBeGreaterThan(3);
+    const events: TurnEvent[] = [];
+    await runTurn(
+      fx.deps,
+      fx.agent.id,
+      { type: 'user_message', text: 'Tell me about the cat' },
+      { onEvent: (e) => events.push(e) },
+    );
+    const query = fx.search.queries.at(-1);
+    for (const m of before) expect(query?.exclude).toContain(m.id);
+    const planned = events.find((e) => e.type === 'context.planned');
+    if (planned?.type !== 'context.planned') throw new Error('no plan');
+    expect(planned.plan.sections.memories).toBeGreaterThan(0);
+    expect(planned.plan.sections.memories).toBeLessThanOrEqual(fx.agent.budgets.recallBudget);
+    for (const m of planned.plan.memories) expect(planned.plan.messageIds).not.toContain(m.id);
+  });
+
+  it('A12: switched off per agent, no recall query runs and the section is empty', async () => {
+    const fx = await seeded(false);
+    const outcome = await runTurn(fx.deps, fx.agent.id, {
+      type: 'user_message',
+      text: 'What is my cat called?',
+    });
+    expect(outcome.replies).toEqual(['Who?']);
+    expect(fx.search.queries).toHaveLength(0);
+  });
+});
+
+describe('agent records', () => {
+  it('C13 A14: a new agent has 4k default budgets and persona + human blocks at version 1', () => {
+    const { agent, changes } = createAgentRecord({ id: 'a', name: 'Ada', now: 5 });
+    expect(agent.budgets).toEqual({
+      replyReserve: 512,
+      recallBudget: 328,
+      warningFraction: 0.7,
+      flushFraction: 1,
+      targetFraction: 0.5,
+      summaryMaxTokens: 256,
+      maxSteps: 10,
+      maxInvalidSteps: 3,
+    });
+    expect(agent).toMatchObject({ strategy: 'memgpt', autoRecall: true, createdAt: 5 });
+    expect(
+      changes.blocks?.map((w) => [
+        w.block.label,
+        w.block.charLimit,
+        w.block.version,
+        w.history.source.type,
+      ]),
+    ).toEqual([
+      ['persona', 800, 1, 'system'],
+      ['human', 800, 1, 'system'],
+    ]);
+    expect(changes.agents).toEqual([agent]);
+  });
+});
