@@ -20,6 +20,7 @@ export interface Citation {
 export type CitedSegment =
   { type: 'text'; text: string } | { type: 'citation'; citation: Citation };
 
+/** A reply with its citation markers resolved, ready to render. */
 export interface CitedReply {
   segments: CitedSegment[];
   /** Distinct citations, by `number`. */

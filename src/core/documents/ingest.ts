@@ -49,6 +49,7 @@ export type IngestOutcome =
   /** Cancelled before the commit: nothing was written. */
   | { type: 'cancelled' };
 
+/** Per-import options: cancel signal, progress callback, chunk sizes, embed batch size. */
 export interface IngestOptions {
   signal?: AbortSignal;
   onProgress?: (progress: IngestProgress) => void;

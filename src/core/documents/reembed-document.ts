@@ -6,6 +6,7 @@ import type { MemoryStore } from '../ports/memory-store';
 import { embedInBatches } from './embed-in-batches';
 import { passageEmbeddingText } from './passage-embedding-text';
 
+/** The ports a re-embed needs; `embedder` is the new model. */
 export interface ReembedDeps {
   store: MemoryStore;
   search: MemorySearch;
@@ -13,6 +14,7 @@ export interface ReembedDeps {
   yieldToHost?: () => Promise<void>;
 }
 
+/** How a re-embed ended: all passages rewritten, or cancelled with the old vectors kept. */
 export type ReembedOutcome = { type: 'reembedded'; passages: number } | { type: 'cancelled' };
 
 /**

@@ -15,6 +15,7 @@ export interface TextUnit {
   paragraphStart: boolean;
 }
 
+/** Counts tokens of a text (the chunker's unit of size). */
 export type Measure = (text: string) => Tokens;
 
 /**
