@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Passage } from '../model';
-import { citationMarker, citedPassageIds, linkCitations } from './citations';
+import { CITATION_INSTRUCTION, citationMarker, citedPassageIds, linkCitations } from './citations';
 
 const passage = (id: string, over: Partial<Passage['source']> = {}): Passage => ({
   id,
@@ -31,6 +31,8 @@ describe('citations', () => {
   it('D20: [^ID] markers are found in order, without duplicates', () => {
     expect(citedPassageIds('A [^psg_2] b [^psg_1] c [^psg_2].')).toEqual(['psg_2', 'psg_1']);
     expect(citationMarker('psg_7')).toBe('[^psg_7]');
+    // The prompt's own example parses as a citation.
+    expect(citedPassageIds(CITATION_INSTRUCTION)).toEqual(['ID', 'psg_12']);
   });
 
   it('D21: known document passages map to document, page and offsets, numbered by first use', () => {

@@ -36,6 +36,15 @@ export interface CitedReply {
  */
 const MARKER = /[ \t]*\[\^\s*([\w.:-]+(?:\s*[,;]\s*\^?\s*[\w.:-]+)*)\s*\]/g;
 
+/**
+ * The system-prompt sentence that teaches the agent the marker (spec D20), with one good and one
+ * bad example. It lives beside the parser so the two never disagree.
+ */
+export const CITATION_INSTRUCTION =
+  'When your reply uses a passage from archival_memory_search, cite it by writing its id as ' +
+  '[^ID] right after the sentence, e.g. "The lamp is lit at dusk [^psg_12]." ' +
+  'Never invent ids or write "[source]"; cite only ids you were shown.';
+
 /** The marker for a passage, as prompts show it to the agent (`[^psg_12]`). */
 export function citationMarker(passageId: PassageId): string {
   return `[^${passageId}]`;
