@@ -4,8 +4,9 @@ import type { Tokens } from '../../core/units';
 export type TemplateFamily = 'llama3' | 'chatml' | 'phi3' | 'gemma' | 'unknown';
 
 /**
- * Tokens a chat template adds around each message, per family (rule E9). Counted from the
- * templates in each model's `mlc-chat-config.json`:
+ * Tokens a chat template adds around each message, per family (rule E9), counted from each
+ * family's published chat template (special tokens are one token each; a role name and a newline
+ * one each):
  * - Llama 3: `<|start_header_id|>` role `<|end_header_id|>` `\n\n` … `<|eot_id|>` → 5
  * - ChatML (Qwen2.5, Qwen3, SmolLM2): `<|im_start|>` role `\n` … `<|im_end|>` `\n` → 5
  * - Phi-3.5: `<|role|>` `\n` … `<|end|>` `\n` → 4

@@ -60,7 +60,8 @@ const PHI35_MINI_PARAMS_B = 3.8;
  * Estimated download size. web-llm records carry no byte count, so it is computed from the
  * parameter count: q4 group quantization stores 4 bits per weight plus one scale per 32 weights
  * (f16 → 4.5 bits/weight, f32 → 5 bits/weight), plus ~8 % for embeddings kept at higher precision,
- * tokenizer and config files. Accurate to about ±25 % against the published shard totals.
+ * tokenizer and config files. A rough figure for the UI ("about 0.9 GB"); the download progress
+ * shows the real total once web-llm has read the shard list.
  */
 export function estimateDownloadBytes(paramsB: number, quantization: Quantization): number {
   const bitsPerWeight = quantization === 'q4f16_1' ? 4.5 : 5;

@@ -87,6 +87,16 @@ describe('ScriptedEngine', () => {
     expect(seen2).toBeLessThan(10);
   });
 
+  it('E11: an interrupt from a timer stops a long stream part-way', async () => {
+    const engine = new ScriptedEngine({ outputs: ['word '.repeat(2000)] });
+    let n = 0;
+    const call = engine.complete(ask('x', { maxTokens: 5000, onDelta: () => (n += 1) }));
+    setTimeout(() => void engine.interrupt(), 5);
+    await expect(call).rejects.toMatchObject({ code: 'cancelled' });
+    expect(n).toBeGreaterThan(0);
+    expect(n).toBeLessThan(2000);
+  });
+
   it('E12: with a JSON schema, a conforming reply passes and a breaking one is schema_violation', async () => {
     const good = JSON.stringify({ tool: 'send_message', arguments: { message: 'hi' } });
     const engine = new ScriptedEngine({
