@@ -1,4 +1,5 @@
 import type { Table } from 'dexie';
+import { AppError } from '../../core/errors';
 import { encodeBase64, float32ToBytes } from '../../core/backup/base64';
 import {
   BACKUP_FORMAT,
@@ -15,7 +16,7 @@ import { encryptBackup } from './backup-crypto';
 export interface ExportOptions {
   /** Only this agent and what it owns (settings are global and left out); all agents otherwise. */
   agentId?: AgentId;
-  /** Encrypts the file (AES-GCM, PBKDF2-SHA-256 key) when given. */
+  /** Encrypts the file (AES-GCM, PBKDF2-SHA-256 key) when given and not empty. */
   passphrase?: string;
   /** PBKDF2 iterations (tests may lower it; never below 600,000 in the app). */
   iterations?: number;
@@ -76,6 +77,9 @@ export async function exportBackup(
   store: DexieMemoryStore,
   options: ExportOptions = {},
 ): Promise<string> {
+  if (options.agentId !== undefined && !(await store.getAgent(options.agentId))) {
+    throw new AppError('not_found', `There is no agent "${options.agentId}" to export.`);
+  }
   const file: BackupFile = {
     format: BACKUP_FORMAT,
     version: BACKUP_VERSION,
@@ -85,6 +89,7 @@ export async function exportBackup(
     tables: await readBackupTables(store, options.agentId),
   };
   const text = JSON.stringify(file);
-  if (options.passphrase === undefined) return text;
+  // An empty passphrase field means "do not encrypt", not "encrypt with the empty string".
+  if (!options.passphrase) return text;
   return JSON.stringify(await encryptBackup(text, options.passphrase, options.iterations));
 }

@@ -1,3 +1,4 @@
+import { AppError } from '../../../core/errors';
 import { toStorageError } from './storage-error';
 import { DexieMemoryStore } from './dexie-memory-store';
 import { LociDb } from './loci-db';
@@ -17,9 +18,8 @@ export async function openMemoryStore(dbName = 'loci'): Promise<DexieMemoryStore
     await db.open();
   } catch (error) {
     const e = toStorageError(error, 'open the database');
-    throw e.code === 'storage_quota_exceeded'
-      ? e
-      : Object.assign(e, { code: 'storage_unavailable' as const });
+    if (e.code === 'storage_quota_exceeded') throw e;
+    throw new AppError('storage_unavailable', `IndexedDB cannot be opened here: ${e.message}`);
   }
   return new DexieMemoryStore(db);
 }
