@@ -25,3 +25,4 @@ export type { StepPrompt, TrimmedPart } from './build-step-prompt';
 export { HUMAN_SIMULATOR_SCHEMA, PLAN_COUNT, WRITER_STEP_SCHEMA } from './step-schema';
 export type { WriterStepOutput } from './step-schema';
 export { WriterSession } from './writer-session';
+export { partialSection } from './partial-section';

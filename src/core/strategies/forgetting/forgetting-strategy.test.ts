@@ -7,6 +7,8 @@ import { createForgettingStrategy } from './forgetting-strategy';
 import type { ForgettingState } from './forgetting-state';
 import { forgetMemoryNow, pinMemory, promoteMemory, unpinMemory } from './forgetting-operations';
 import { parseForgettingState } from './forgetting-state';
+import { forgettingRows } from './forgetting-rows';
+import { defaultForgettingSettings } from './default-forgetting-settings';
 
 const tokenizer = createEstimateTokenizer();
 
@@ -166,6 +168,13 @@ describe('forgetting operations', () => {
     if (!pinnedFromLong.ok) return;
     const unpinned = unpinMemory(pinnedFromLong.value, 'm1');
     expect(unpinned.ok && unpinned.value.items.m1!.pinned).toBe(false);
+    const rows = forgettingRows(pinnedFromLong.value, defaultForgettingSettings(), 12);
+    expect(rows.map((r) => [r.id, r.container, r.pinned])).toEqual([
+      ['m1', 'short_term', true],
+      ['m3', 'short_term', false],
+    ]);
+    expect(rows[0]!.preview).toBe('My sister A…');
+    expect(rows[1]!.forgetProgress).toBe(Math.min(1, Math.max(0, rows[1]!.forget / 1.5)));
     const missing = promoteMemory(state, 'nope');
     expect(missing.ok ? null : missing.error.type).toBe('unknown_item');
   });

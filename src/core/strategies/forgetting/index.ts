@@ -20,3 +20,5 @@ export type { ForgettingOperationError } from './forgetting-operations';
 export { relevanceScores, sigmoid } from './relevance';
 export type { RelevanceScore } from './relevance';
 export { countUnits, segmentUnits } from './segment-units';
+export { forgettingRows } from './forgetting-rows';
+export type { ForgettingContainer, ForgettingRow } from './forgetting-rows';
