@@ -144,6 +144,27 @@ describe('forgetting strategy', () => {
     expect(where[where.length - 1]).toBe('short');
   });
 
+  it('F4: a Chinese memory in long-term is recalled by a question that shares its keyword', async () => {
+    const zh: Array<[MessageRole, string]> = [
+      ['user', '我妹妹去年搬到巴黎了。'],
+      ['assistant', '真好！她喜欢那里吗？'],
+      ['user', '今天天气怎么样？'],
+      ['assistant', '晴天。'],
+      ['user', '推荐一本书。'],
+    ];
+    const first = await run(conversation(zh), undefined);
+    const forgotten = forgetMemoryNow(first.state, 'm1');
+    expect(forgotten.ok).toBe(true);
+    if (!forgotten.ok) return;
+    const asked = await run(
+      conversation([...zh, ['assistant', '《活着》。'], ['user', '你记得我妹妹住在哪里吗？']]),
+      forgotten.value,
+    );
+    expect(asked.state.lastMoves.recalled).toEqual(['m1']);
+    expect(asked.state.items.m1!.relevance).toBeGreaterThanOrEqual(0.9);
+    expect(asked.out.memories.map((m) => m.id)).toContain('m1');
+  });
+
   it('F8: a malformed state is a fault, not silently dropped', () => {
     expect(() => parseForgettingState({ version: 1 })).toThrowError(/malformed/);
     const bad = { ...parseForgettingState(undefined), items: { x: {} } };
