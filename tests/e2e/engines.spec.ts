@@ -170,3 +170,58 @@ test("E3: with only a software WebGPU adapter every catalog model says it won't 
     });
   }
 });
+
+test.describe('the Models screen', () => {
+  test('E3: with no GPU the catalog renders every model as "won\'t run" with the reason', async ({
+    page,
+    shoot,
+    externalRequests,
+  }) => {
+    await page.goto('/#/models');
+    const rows = page.getByTestId('model-row');
+    await expect(rows.first()).toBeVisible({ timeout: 30_000 });
+    expect(await rows.count()).toBeGreaterThan(5);
+    await expect(
+      page.locator('[data-testid="model-row"]:not([data-verdict="wont_run"])'),
+    ).toHaveCount(0);
+    await expect(rows.first()).toContainText('No usable GPU');
+    await expect(page.getByTestId('model-catalog')).toContainText('Qwen2.5 1.5B');
+    await shoot(page, 'models-no-gpu');
+    expect(externalRequests).toEqual([]);
+  });
+
+  test('E3: with a software adapter the catalog renders every model as "won\'t run" because of it', async () => {
+    test.setTimeout(120_000);
+    const text = await withSoftwareWebGpu(async (page) => {
+      await page.goto('/#/models');
+      const rows = page.getByTestId('model-row');
+      await expect(rows.first()).toBeVisible({ timeout: 30_000 });
+      await expect(
+        page.locator('[data-testid="model-row"]:not([data-verdict="wont_run"])'),
+      ).toHaveCount(0);
+      await page.screenshot({ path: 'test-artifacts/screenshots/models-software-adapter.png' });
+      return rows.first().innerText();
+    });
+    expect(text).toMatch(/software GPU/);
+  });
+
+  test('E19: offline, downloading a model shows a clear network error', async ({
+    page,
+    context,
+    shoot,
+    externalRequests,
+  }) => {
+    await page.goto('/#/models');
+    const row = page.locator(
+      '[data-testid="model-row"][data-model-id="Qwen2.5-0.5B-Instruct-q4f16_1-MLC"]',
+    );
+    await expect(row).toBeVisible({ timeout: 30_000 });
+    await context.setOffline(true);
+    await row.getByRole('button', { name: /Download/ }).click();
+    const error = page.getByTestId('model-error');
+    await expect(error).toHaveAttribute('data-code', 'network_unavailable');
+    await expect(error).toBeVisible();
+    await shoot(page, 'models-offline-download');
+    expect(externalRequests).toEqual([]);
+  });
+});
