@@ -1,0 +1,217 @@
+/**
+ * The live memory view (issue 6, item 2) in the built e2e app: core-block edit and revert from
+ * history, recall search in each mode, archival insert and delete, the context bar after a
+ * scripted turn, and screenshots at desktop and phone sizes.
+ */
+import type { Page } from '@playwright/test';
+import { test, expect } from './fixtures';
+import { createAgent, loadScriptedModel, reply, script, seriousViolations } from './helpers/loci';
+
+interface SeedWindow {
+  __loci: {
+    store: {
+      apply(changes: unknown): Promise<{ messages: unknown[] }>;
+    };
+    search: {
+      indexMessages(messages: unknown[]): Promise<void>;
+      loadAgent(id: string): Promise<void>;
+    };
+  };
+}
+
+const DAY = 86_400_000;
+
+/** Writes a small conversation (older messages out of context) and indexes it for search. */
+async function seedConversation(page: Page, agentId: string): Promise<void> {
+  await page.evaluate(
+    async ({ agentId, DAY }) => {
+      const loci = (window as unknown as SeedWindow).__loci;
+      const base = new Date(2026, 2, 1, 12).getTime();
+      const lines: [string, string][] = [
+        ['user', 'My sister Maya has her birthday on the 12th of May.'],
+        ['assistant', 'Noted: Maya’s birthday is on 12 May.'],
+        ['user', 'I adopted a cat called Pixel last spring.'],
+        ['assistant', 'Pixel is a lovely name for a cat.'],
+        ['user', 'Remind me to buy a present for the birthday.'],
+        ['assistant', 'I will remind you about the present.'],
+      ];
+      const messages = lines.map(([role, text], i) => ({
+        id: `seed-${i}`,
+        agentId,
+        role,
+        text,
+        at: base + i * DAY,
+        inContext: i >= 2,
+        tokens: 12,
+      }));
+      const applied = await loci.store.apply({ messages });
+      await loci.search.loadAgent(agentId);
+      await loci.search.indexMessages(applied.messages);
+    },
+    { agentId, DAY },
+  );
+}
+
+test.describe('memory view', () => {
+  test('U52/U53: a core block is edited inline and reverted from its history with a diff', async ({
+    page,
+    externalRequests,
+  }) => {
+    await page.goto('/#/memory');
+    await createAgent(page, 'Juniper');
+    const human = page.locator('article[data-block="human"]');
+    await expect(human).toBeVisible();
+    const before = (await human.locator('.value').innerText()).trim();
+
+    await human.getByRole('button', { name: 'Edit block human' }).click();
+    const box = human.getByRole('textbox', { name: 'Edit block human' });
+    await box.fill('Name: Ada. Likes green tea.');
+    await human.getByRole('button', { name: 'Save' }).click();
+    await expect(human.locator('.value')).toHaveText('Name: Ada. Likes green tea.');
+    await expect(human.getByRole('status')).toContainText('Saved as version 2');
+    await expect(human).toHaveClass(/lit/);
+
+    await human.getByRole('button', { name: /History/ }).click();
+    const history = human.getByRole('list', { name: 'History of block human' });
+    await expect(history.locator('li').first()).toContainText('by you');
+    await expect(history.locator('ins').first()).toContainText('Name: Ada. Likes green tea.');
+    await history.getByRole('button', { name: 'Revert block human to version 1' }).click();
+    await expect(human.locator('.value')).toHaveText(before === '(empty)' ? '(empty)' : before);
+    await expect(history.locator('li').first()).toContainText('reverting to version 1');
+    await expect(human.getByText(/History \(v3\)|Reverted to version 1/).first()).toBeVisible();
+
+    // Over the limit: the counter turns red and Save is refused.
+    await human.getByRole('button', { name: 'Edit block human' }).click();
+    await human.getByRole('textbox', { name: 'Edit block human' }).fill('x'.repeat(20_000));
+    await expect(human.getByRole('button', { name: 'Save' })).toBeDisabled();
+    expect(externalRequests).toEqual([]);
+  });
+
+  test('U56: recall search by words, meaning and both, with a date filter and totals', async ({
+    page,
+  }) => {
+    await page.goto('/#/memory');
+    const agentId = await createAgent(page, 'Juniper');
+    await seedConversation(page, agentId);
+    const recall = page.getByRole('region', { name: 'Recall storage' });
+    await recall.getByRole('searchbox', { name: 'Search conversation' }).fill('birthday');
+
+    await recall.getByRole('radio', { name: 'Words' }).check();
+    await recall.getByRole('button', { name: 'Search' }).click();
+    await expect(recall.getByRole('status')).toHaveText(/1–3 of 3/);
+    await expect(recall.getByRole('list', { name: 'Recall results' })).toContainText(
+      'Maya has her birthday',
+    );
+
+    await recall.getByRole('radio', { name: 'Meaning' }).check();
+    await recall.getByRole('button', { name: 'Search' }).click();
+    await expect(recall.getByRole('status')).toHaveText(/of \d+|No results/);
+
+    await recall.getByRole('radio', { name: 'Both' }).check();
+    await recall.getByRole('button', { name: 'Search' }).click();
+    await expect(recall.getByRole('list', { name: 'Recall results' })).toContainText('birthday');
+
+    // Date filter: only the first day (the message about Maya).
+    await recall.getByRole('radio', { name: 'Words' }).check();
+    await recall.getByLabel('From').fill('2026-03-01');
+    await recall.getByLabel('To').fill('2026-03-01');
+    await recall.getByRole('button', { name: 'Search' }).click();
+    await expect(recall.getByRole('status')).toHaveText(/1–1 of 1/);
+
+    // Dates only: search by date.
+    await recall.getByRole('searchbox', { name: 'Search conversation' }).fill('');
+    await recall.getByLabel('To').fill('2026-03-02');
+    await recall.getByRole('button', { name: 'Search' }).click();
+    await expect(recall.getByRole('status')).toHaveText(/1–2 of 2/);
+  });
+
+  test('U57/U58: archival passages are inserted, found, deleted, and the tier counts follow', async ({
+    page,
+  }) => {
+    await page.goto('/#/memory');
+    await createAgent(page, 'Juniper');
+    const archival = page.getByRole('region', { name: 'Archival storage' });
+    await archival.getByText('Add a passage').click();
+    await archival
+      .getByRole('textbox', { name: 'Passage text' })
+      .fill('The spare key is under the blue flowerpot.');
+    await archival.getByRole('textbox', { name: /Tags/ }).fill('home, keys');
+    await archival.getByRole('button', { name: 'Save passage' }).click();
+    const list = archival.getByRole('list', { name: 'Archival passages' });
+    await expect(list).toContainText('blue flowerpot');
+    await expect(list.locator('li').first()).toContainText('Added: by you');
+    const tiers = page.getByRole('region', { name: "This agent's tiers" });
+    await expect(tiers.locator('tr[data-tier="passages"] td').first()).toHaveText('1');
+
+    await archival.getByRole('searchbox', { name: 'Search archival memory' }).fill('flowerpot');
+    await archival.getByRole('combobox', { name: 'Match by' }).selectOption('lexical');
+    await archival.getByRole('button', { name: 'Search' }).click();
+    await expect(archival.getByText(/1–1 of 1 for “flowerpot”/)).toBeVisible();
+
+    await list.getByRole('button', { name: /Delete passage/ }).click();
+    await expect(list).toContainText('No passages match.');
+    await archival.getByRole('button', { name: 'Show all' }).click();
+    await expect(list).toContainText('Archival memory is empty.');
+    await expect(tiers.locator('tr[data-tier="passages"] td').first()).toHaveText('0');
+  });
+
+  test('U50/U54/U59: after a scripted turn the context bar shows the plan and the queue marks what leaves next', async ({
+    page,
+    shoot,
+  }) => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto('/#/chat');
+    const agentId = await createAgent(page, 'Juniper');
+    await seedConversation(page, agentId);
+    // A low eviction target, so the plan has an evictable prefix to mark in the queue.
+    await page.evaluate(async (id) => {
+      const store = (window as unknown as SeedWindow).__loci.store as unknown as {
+        getAgent(id: string): Promise<{ budgets: Record<string, number> }>;
+        apply(changes: unknown): Promise<unknown>;
+      };
+      const agent = await store.getAgent(id);
+      await store.apply({
+        agents: [{ ...agent, budgets: { ...agent.budgets, targetFraction: 0.12 } }],
+      });
+    }, agentId);
+    await loadScriptedModel(page);
+    await script(page, reply('Happy to help with the present.'));
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await box.fill('What should I buy for the birthday?');
+    await box.press('Enter');
+    await expect(page.getByTestId('assistant-message').last()).toContainText('Happy to help');
+
+    await page.goto('/#/memory');
+    const bar = page.getByRole('region', { name: 'Context window' });
+    await expect(bar.getByRole('img')).toHaveAttribute(
+      'aria-label',
+      /Context window \d[\d,]* of [\d,]+ tokens used/,
+    );
+    await expect(bar.getByRole('list', { name: 'Thresholds' })).toContainText(
+      'Memory-pressure warning',
+    );
+    const messagesTokens = Number(
+      (await bar.locator('[data-part="messages"]').innerText()).replace(/,/g, ''),
+    );
+    expect(messagesTokens).toBeGreaterThan(0);
+    const queue = page.getByRole('region', { name: 'Message queue' });
+    await expect(queue).toContainText('in context');
+    await expect(queue).toContainText('What should I buy for the birthday?');
+    await expect(queue.locator('.next-out')).toContainText(
+      /\d+ oldest messages? \(\d+ tokens\) leave at the next flush/,
+    );
+    await expect(queue.locator('li.out').first()).toContainText('evicted next');
+    // The newest user message is never evictable (C3).
+    await expect(queue.locator('li').filter({ hasText: 'What should I buy' })).not.toHaveClass(
+      /out/,
+    );
+
+    const toast = page.getByRole('button', { name: 'OK' });
+    if (await toast.isVisible()) await toast.click();
+
+    await shoot(page, 'memory-1280x800');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await shoot(page, 'memory-390x844');
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+});
