@@ -119,7 +119,9 @@ describe('createMemorySearch', () => {
     expect(pages.every((p) => p.total === 25)).toBe(true);
     expect(new Set(pages.flatMap(ids)).size).toBe(25);
     expect((await search.search(q({ text: 'coffee', page: 4 }))).hits).toEqual([]);
-    await expect(search.search(q({ text: 'coffee', page: 0 }))).rejects.toMatchObject({ code: 'invalid_argument' });
+    await expect(search.search(q({ text: 'coffee', page: 0 }))).rejects.toMatchObject({
+      code: 'invalid_argument',
+    });
   });
 
   it('R6: filters by role, date range, source type and excluded ids', async () => {

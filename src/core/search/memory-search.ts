@@ -54,6 +54,15 @@ interface Meta {
   tag: string;
 }
 
+function checkPage(page: number, pageSize: number): void {
+  if (!Number.isInteger(page) || page < 1 || !Number.isInteger(pageSize) || pageSize < 1) {
+    throw new AppError(
+      'invalid_argument',
+      `Search pages are 1-based integers (got page ${page}, size ${pageSize}).`,
+    );
+  }
+}
+
 /** Builds the {@link MemorySearch} over the given indexes; indexes hold one agent at a time. */
 export function createMemorySearch(deps: MemorySearchDeps): LociMemorySearch {
   const { store, lexical, clock } = deps;
@@ -253,17 +262,7 @@ export function createMemorySearch(deps: MemorySearchDeps): LociMemorySearch {
   }
 
   const search = async (q: SearchQuery): Promise<SearchPage> => {
-    if (
-      !Number.isInteger(q.page) ||
-      q.page < 1 ||
-      !Number.isInteger(q.pageSize) ||
-      q.pageSize < 1
-    ) {
-      throw new AppError(
-        'invalid_argument',
-        `Search pages are 1-based integers (got page ${q.page}, size ${q.pageSize}).`,
-      );
-    }
+    checkPage(q.page, q.pageSize);
     await ready(q.agentId);
     const keep = matcher(q);
     const lexicalHits = () =>
@@ -299,6 +298,7 @@ export function createMemorySearch(deps: MemorySearchDeps): LociMemorySearch {
     },
     search,
     async searchByDate(agentId, from, to, page, pageSize) {
+      checkPage(page, pageSize);
       const query = { from, to, roles: [...roles] as MessageRole[] };
       const [messages, total] = await Promise.all([
         store.queryMessages(agentId, { ...query, offset: (page - 1) * pageSize, limit: pageSize }),
