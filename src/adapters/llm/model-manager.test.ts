@@ -130,6 +130,27 @@ describe('ModelManager', () => {
     expect(f.manager.getState().models['m']?.type).toBe('loaded');
   });
 
+  it('E19: after an interrupted download, refresh shows the partial bytes kept for resuming', async () => {
+    const f = fakes();
+    const manager = new ModelManager({
+      loader: { modelId: null, load: async () => {}, cancelLoad: () => {} },
+      cache: { has: async () => false, remove: async () => {}, bytes: async () => 300 * MB },
+      now: () => 0,
+    });
+    await manager.refresh(['m']);
+    expect(manager.getState().models['m']).toEqual({ type: 'partial', bytes: 300 * MB });
+    expect(f.manager.getState().models).toEqual({});
+  });
+
+  it('E19: a second download while one runs is refused', async () => {
+    const f = fakes();
+    const first = f.manager.download('a');
+    await expect(f.manager.download('b')).rejects.toMatchObject({ code: 'invalid_argument' });
+    await f.tick();
+    f.finish();
+    await first;
+  });
+
   it('E19: refresh reports cache status and storage; remove deletes from the cache', async () => {
     const f = fakes({ cached: ['a'] });
     await f.manager.refresh(['a', 'b']);

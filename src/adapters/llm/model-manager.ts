@@ -5,6 +5,8 @@ import type { LoadProgress } from '../../core/ports/llm-engine';
 export type ModelStatus =
   | { type: 'unknown' }
   | { type: 'not_downloaded' }
+  /** Some files are cached but not all (an interrupted download): downloading again resumes. */
+  | { type: 'partial'; bytes: number }
   | {
       type: 'downloading';
       /** 0..1 */
@@ -85,11 +87,14 @@ export class ModelManager {
     for (const id of modelIds) {
       if (this.state.busy === id) continue;
       const cached = await this.deps.cache.has(id);
-      const bytes = cached ? await this.deps.cache.bytes(id) : 0;
+      // Bytes of a model that is not fully cached are the shards an interrupted download kept.
+      const bytes = await this.deps.cache.bytes(id);
       this.setModel(
         id,
         !cached
-          ? { type: 'not_downloaded' }
+          ? bytes > 0
+            ? { type: 'partial', bytes }
+            : { type: 'not_downloaded' }
           : this.state.loaded === id
             ? { type: 'loaded', bytes }
             : { type: 'cached', bytes },
@@ -103,7 +108,12 @@ export class ModelManager {
    * `model_download_cancelled` after {@link cancel}.
    */
   async download(modelId: string): Promise<void> {
-    if (this.state.busy) throw new AppError('agent_busy', `${this.state.busy} is still loading.`);
+    if (this.state.busy) {
+      throw new AppError(
+        'invalid_argument',
+        `${this.state.busy} is still loading; wait or cancel it first.`,
+      );
+    }
     this.cancelled = false;
     this.samples = [];
     this.patch({ busy: modelId });
@@ -147,7 +157,9 @@ export class ModelManager {
 
   /** Deletes a model's weights, config and library from the cache. */
   async remove(modelId: string): Promise<void> {
-    if (this.state.busy === modelId) throw new AppError('agent_busy', `${modelId} is loading.`);
+    if (this.state.busy === modelId) {
+      throw new AppError('invalid_argument', `${modelId} is loading; cancel the download first.`);
+    }
     await this.deps.cache.remove(modelId);
     this.setModel(modelId, { type: 'not_downloaded' });
   }
