@@ -35,6 +35,8 @@ export async function editSection(
     dimension: 0,
   };
   await deps.store.apply({ passages: [passage] });
+  // Out of the indexes first, so the old text's vector and terms do not linger beside the new.
+  await deps.search.removePassages(state.agentId, [passage.id]);
   await deps.search.indexPassages([passage]);
   await saveWriterState(deps.store, next);
   return next;

@@ -13,7 +13,11 @@ import { DEFAULT_PROMPT_LENGTHS } from './prompts';
 export interface WriterDeps {
   engine: LlmEngine;
   store: Pick<MemoryStore, 'apply' | 'getSetting' | 'setSetting'>;
-  search: Pick<MemorySearch, 'search' | 'indexPassages'>;
+  /**
+   * The agent's indexes must be loaded (`MemorySearch.loadAgent(agent.id)`) before the first
+   * step; the search ignores passages of any other agent.
+   */
+  search: Pick<MemorySearch, 'search' | 'indexPassages' | 'removePassages'>;
   clock: Clock;
   ids: IdSource;
 }

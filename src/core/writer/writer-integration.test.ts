@@ -8,6 +8,7 @@ import { openMemoryStore } from '../../adapters/storage/dexie';
 import type { CompletionRequest } from '../ports/llm-engine';
 import type { Embedder } from '../ports/embedder';
 import { createMemorySearch } from '../search/memory-search';
+import { editSection } from './edit-section';
 import { startProject } from './start-project';
 import { fakeClockAndIds, writerAgent } from './testing/fakes';
 import { writeStep } from './write-step';
@@ -77,14 +78,27 @@ describe('writing mode over the real store and search', () => {
     let { state } = await startProject(deps, agent, { genre: 'mystery', topic: 'the coast' });
     ({ state } = await writeStep(deps, state, { type: 'own', text: 'Sails appear.' }));
     ({ state } = await writeStep(deps, state, { type: 'own', text: 'An evening in.' }));
-    const { step } = await writeStep(deps, state, {
+    const out = await writeStep(deps, state, {
       type: 'own',
       text: 'Mara follows the dog into the dunes.',
     });
+    const step = out.step;
     expect(step.passageIds[0]).toBe(state.sections[0]!.id);
     expect(userOf(engine.requests[3])).toContain('[1] A grey hound sleeps by the door');
     const passages = await store.getPassages(state.sections.map((s) => s.id));
     expect(passages.every((p) => p.tags.includes('writer'))).toBe(true);
     expect((await loadWriterState(store, agent.id))?.sections).toHaveLength(4);
+
+    // G10: an edit is re-embedded; the old text no longer answers, the new one does.
+    state = await editSection(
+      deps,
+      out.state,
+      out.state.sections[1]!.id,
+      'A beacon blinks far out.',
+    );
+    await writeStep(deps, state, { type: 'own', text: 'Somebody walks to the lighthouse.' });
+    const prompt = userOf(engine.requests[4]);
+    expect(prompt).toContain('[1] A beacon blinks far out.');
+    expect(prompt).not.toContain('red sails');
   });
 });

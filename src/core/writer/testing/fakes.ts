@@ -41,6 +41,10 @@ export class FakeWriterSearch {
     for (const p of passages) this.indexed.set(p.id, p);
   }
 
+  async removePassages(_agentId: string, ids: string[]): Promise<void> {
+    for (const id of ids) this.indexed.delete(id);
+  }
+
   async search(query: SearchQuery): Promise<SearchPage> {
     this.queries.push(query);
     const q = words(query.text);
