@@ -4,7 +4,8 @@
  * history row.
  */
 import { defaultBudgets } from '../context/default-budgets';
-import type { Agent, AgentId, AgentKind, CoreBlock, ForgettingSettings } from '../model';
+import type { Agent, AgentId, AgentKind, CoreBlock } from '../model';
+import { defaultForgettingSettings } from '../strategies/forgetting/default-forgetting-settings';
 import type { BlockWrite, ChangeSet } from '../ports/memory-store';
 import type { Chars, EpochMs, Tokens } from '../units';
 
@@ -13,14 +14,6 @@ export const DEFAULT_BLOCK_CHARS: Chars = 800;
 
 export const DEFAULT_PERSONA =
   'I am Loci, a warm, curious companion. I remember what matters to the user and say so honestly when I do not know.';
-
-/** Forgetting-curve defaults (seed 001 requires R₀ in (0,1) and F₀ > R₀). */
-export const DEFAULT_FORGETTING: ForgettingSettings = {
-  recallThreshold: 0.6,
-  forgetThreshold: 1.5,
-  relevanceTarget: 0.5,
-  maxGram: 3,
-};
 
 export interface NewAgentInput {
   id: AgentId;
@@ -45,7 +38,7 @@ export function createAgentRecord(input: NewAgentInput): { agent: Agent; changes
     strategy: 'memgpt',
     autoRecall: true,
     budgets: defaultBudgets(input.window ?? 4096),
-    forgetting: DEFAULT_FORGETTING,
+    forgetting: defaultForgettingSettings(),
     createdAt: input.now,
     updatedAt: input.now,
   };

@@ -22,11 +22,15 @@ import type { Agent, CoreBlock, TurnId } from '../model';
 import type { Tokenizer } from '../ports/tokenizer';
 import { memoryPressureText } from '../prompts/event-copy';
 import type { Result } from '../result';
+import { strategyStateKey } from '../strategies/strategy-state-key';
 import type { ToolRegistry } from '../tools/tool-registry';
 import type { ToolSpec } from '../tools/tool';
 import type { Tokens } from '../units';
 import type { AgentDeps } from './agent-deps';
 import { newMessage } from './store-message';
+
+/** Messages other strategies may draw from (they keep no queue, so they get the newest). */
+export const STRATEGY_HISTORY_MESSAGES = 400;
 
 export interface PrepareInput {
   deps: AgentDeps;
@@ -52,10 +56,18 @@ export interface Prepared {
 
 async function planOnce(input: PrepareInput) {
   const { store } = input.deps;
-  const [queue, blocks, summary] = await Promise.all([
-    store.queryMessages(input.agent.id, { inContext: true }),
+  const memgpt = input.strategy.name === 'memgpt';
+  const [queue, blocks, summary, state] = await Promise.all([
+    memgpt
+      ? store.queryMessages(input.agent.id, { inContext: true })
+      : store
+          .queryMessages(input.agent.id, { reverse: true, limit: STRATEGY_HISTORY_MESSAGES })
+          .then((newest) => newest.reverse()),
     store.listBlocks(input.agent.id),
-    store.latestSummary(input.agent.id),
+    memgpt ? store.latestSummary(input.agent.id) : Promise.resolve(undefined),
+    memgpt
+      ? Promise.resolve(undefined)
+      : store.getSetting<unknown>(strategyStateKey(input.agent.id, input.strategy.name)),
   ]);
   const specs = input.registry.specs(blocks);
   const inQueue = new Set(queue.map((m) => m.id));
@@ -67,12 +79,19 @@ async function planOnce(input: PrepareInput) {
     candidates: input.candidates.filter((c) => !inQueue.has(c.id)),
     tools: specs,
     strategy: input.strategy,
+    strategyState: state,
     tokenizer: input.tokenizer,
     window: input.window,
     query: input.query,
     now: input.deps.clock.now(),
     tokenCache: input.tokenCache,
   });
+  if (plan.ok && !memgpt && plan.value.strategyState !== undefined) {
+    await store.setSetting(
+      strategyStateKey(input.agent.id, input.strategy.name),
+      plan.value.strategyState,
+    );
+  }
   return { plan, queue, blocks, specs, summary };
 }
 

@@ -83,3 +83,37 @@ describe('runTurn basics', () => {
     expect(fx.store.turns.get(outcome.turnId ?? '')?.error).toContain('internal');
   });
 });
+
+describe('runTurn with other strategies', () => {
+  it('C1 C9: window, recency and forgetting agents stay in the window without flushing; forgetting state persists', async () => {
+    for (const name of ['window', 'recency', 'forgetting'] as const) {
+      const fx = await createAgentFixture({
+        window: 2048,
+        rule: (r) => (r.jsonSchema ? reply('ok, noted') : 'summary'),
+      });
+      await fx.store.apply({ agents: [{ ...fx.agent, strategy: name }] });
+      const events: TurnEvent[] = [];
+      for (let i = 0; i < 40; i += 1) {
+        const outcome = await runTurn(
+          fx.deps,
+          fx.agent.id,
+          {
+            type: 'user_message',
+            text: `note ${i}: the garden and the piano and the long train ride`,
+          },
+          { onEvent: (e) => events.push(e) },
+        );
+        expect(outcome.stopReason, name).toBe('end_turn');
+      }
+      expect(
+        events.some((e) => e.type === 'summary.created'),
+        name,
+      ).toBe(false);
+      const plans = events.flatMap((e) => (e.type === 'context.planned' ? [e.plan] : []));
+      for (const plan of plans) expect(plan.total).toBeLessThanOrEqual(2048);
+      expect(plans.at(-1)?.strategy).toBe(name);
+      if (name === 'forgetting')
+        expect(await fx.store.getSetting(`strategy:forgetting:${fx.agent.id}`)).toBeDefined();
+    }
+  });
+});

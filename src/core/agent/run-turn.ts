@@ -6,9 +6,13 @@
  * end the turn with `error` and the AppError recorded (A10).
  */
 import { createMemgptStrategy } from '../context/memgpt-strategy';
+import type { ContextStrategy } from '../context/strategy';
+import { createForgettingStrategy } from '../strategies/forgetting/forgetting-strategy';
+import { createRecencyStrategy } from '../strategies/recency';
+import { createWindowStrategy } from '../strategies/window';
 import type { TokenCache } from '../context/plan-context';
 import { AppError } from '../errors';
-import type { Agent, AgentId, StopReason, TurnRecord } from '../model';
+import type { Agent, AgentId, StopReason, StrategyName, TurnRecord } from '../model';
 import type { Tokenizer } from '../ports/tokenizer';
 import { createToolRegistry } from '../tools/tool-registry';
 import type { AgentDeps } from './agent-deps';
@@ -23,7 +27,19 @@ export interface RunTurnOptions {
   onEvent?: (event: TurnEvent) => void;
 }
 
-const memgpt = createMemgptStrategy();
+/** The built-in strategies by name; `deps.strategies` overrides any of them. */
+function builtInStrategy(name: StrategyName): ContextStrategy {
+  switch (name) {
+    case 'memgpt':
+      return createMemgptStrategy();
+    case 'window':
+      return createWindowStrategy();
+    case 'recency':
+      return createRecencyStrategy();
+    case 'forgetting':
+      return createForgettingStrategy();
+  }
+}
 
 export async function runTurn(
   deps: AgentDeps,
@@ -107,7 +123,7 @@ export async function runTurn(
       at: turn.startedAt,
     });
 
-    const strategy = deps.strategies?.[agent.strategy] ?? memgpt;
+    const strategy = deps.strategies?.[agent.strategy] ?? builtInStrategy(agent.strategy);
     const registry = deps.tools ?? createToolRegistry();
     const window = deps.engine.contextWindow();
     const tokenCache: TokenCache = new Map();
