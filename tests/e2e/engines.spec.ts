@@ -171,6 +171,29 @@ test("E3: with only a software WebGPU adapter every catalog model says it won't 
   }
 });
 
+plainTest(
+  'E21: with the network blocked, a Hub embedding model fails to load with network_unavailable',
+  async ({ page, context }) => {
+    const attempted: string[] = [];
+    await context.route('**/*', (route) => {
+      const url = route.request().url();
+      if (/^https?:\/\/127\.0\.0\.1(:\d+)?\//.test(url) || /^(data|blob):/.test(url))
+        return route.fallback();
+      attempted.push(url);
+      return route.abort('internetdisconnected');
+    });
+    await openHarness(page);
+    const result = await page.evaluate(() =>
+      window.__engines!.loadEmbedModel('Xenova/bge-small-en-v1.5'),
+    );
+    expect(result).toMatchObject({ ok: false, code: 'network_unavailable' });
+    expect(attempted.length).toBeGreaterThan(0);
+    // Only the model's files were asked of the Hub; the ONNX Runtime never comes from a CDN.
+    for (const url of attempted)
+      expect(url).toMatch(/^https:\/\/huggingface\.co\/Xenova\/bge-small-en-v1\.5\//);
+  },
+);
+
 test.describe('the Models screen', () => {
   test('E3: with no GPU the catalog renders every model as "won\'t run" with the reason', async ({
     page,

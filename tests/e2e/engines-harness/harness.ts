@@ -1,6 +1,6 @@
 // The engines e2e harness: exposes the real engine factories on `window.__engines` so
 // tests/e2e/engines.spec.ts drives the real workers. Built only by `vite build --mode e2e`.
-import { FIXTURE_EMBED } from '../../../src/adapters/embed/embed-models';
+import { FIXTURE_EMBED, findEmbedModel } from '../../../src/adapters/embed/embed-models';
 import { createEmbedWorkerClients } from '../../../src/adapters/embed/worker-embedder';
 import { probeWebGpu } from '../../../src/adapters/gpu/webgpu-probe';
 import { ModelManager } from '../../../src/adapters/llm/model-manager';
@@ -29,6 +29,22 @@ const engines = {
         vectors: vectors.map((v) => [...v]),
         top: hits[0]?.id ?? null,
       };
+    } finally {
+      clients.rpc.terminate();
+    }
+  },
+
+  /** Loads a registry model (e.g. one from the Hub) and reports the outcome as data. */
+  async loadEmbedModel(modelId: string) {
+    const model = findEmbedModel(modelId);
+    if (!model) return { ok: false as const, code: 'not_found', message: modelId };
+    const clients = createEmbedWorkerClients({ model, device: 'wasm' });
+    try {
+      await clients.embedder.ready();
+      return { ok: true as const };
+    } catch (error) {
+      const e = AppError.from(error);
+      return { ok: false as const, code: e.code, message: e.message };
     } finally {
       clients.rpc.terminate();
     }
