@@ -39,6 +39,7 @@ export function recallQuery(query: string, queue: readonly Message[]): string {
   return reply ? `${query}\n${clip(reply.text, RECALL_CONTEXT_CHARS)}` : query;
 }
 
+/** The turn's recall candidates, best first (empty when `agent.autoRecall` is off). */
 export async function autoRecall(input: AutoRecallInput): Promise<ContextMemory[]> {
   if (!input.agent.autoRecall || input.query.trim() === '') return [];
   const page = await input.search.search({

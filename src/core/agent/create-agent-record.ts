@@ -27,6 +27,7 @@ export interface NewAgentInput {
   blockChars?: Chars;
 }
 
+/** Builds a new agent and its first writes (A14); `apply(changes)` creates it. */
 export function createAgentRecord(input: NewAgentInput): { agent: Agent; changes: ChangeSet } {
   const persona = input.persona ?? DEFAULT_PERSONA;
   const agent: Agent = {

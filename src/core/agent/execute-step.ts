@@ -40,6 +40,7 @@ export interface StepResult {
   stopReason?: StopReason;
 }
 
+/** Runs one step and commits it in one transaction (A7); returns the stop reason when it ends the turn. */
 export async function executeStep(input: StepInput): Promise<StepResult> {
   const { deps, agent, turn, step, tokenizer } = input;
   const { plan, specs, blocks } = input.prepared;

@@ -33,6 +33,7 @@ function heartbeatOf(value: unknown): boolean {
   return value === true || value === 'true';
 }
 
+/** Parses one raw model step into a validated call, or one sentence of feedback (A2). */
 export function parseStep(
   raw: string,
   registry: ToolRegistry,

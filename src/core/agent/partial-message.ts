@@ -17,6 +17,7 @@ const ESCAPES: Record<string, string> = {
   '/': '/',
 };
 
+/** The `send_message` text decoded so far from a partial step, or null (A9). */
 export function partialMessage(partial: string): string | null {
   const fn = FUNCTION.exec(partial);
   if (!fn || fn[1] !== 'send_message') return null;

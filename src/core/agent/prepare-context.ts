@@ -95,6 +95,7 @@ async function planOnce(input: PrepareInput) {
   return { plan, queue, blocks, specs, summary };
 }
 
+/** The plan of the next step, after any flush or pressure alert it called for (C6–C8). */
 export async function prepareContext(input: PrepareInput): Promise<Result<Prepared, PlanProblem>> {
   const { deps, agent } = input;
   let round = await planOnce(input);

@@ -10,6 +10,10 @@ import type { AgentDeps } from './agent-deps';
 import { runTurn, type RunTurnOptions } from './run-turn';
 import type { TurnOutcome } from './turn-events';
 
+/**
+ * Marks the agent's `running` turns `interrupted` (A15) and returns them. Call on open while
+ * holding the agent's TurnLock, before any new turn.
+ */
 export async function recoverInterruptedTurns(
   store: MemoryStore,
   agentId: AgentId,
@@ -26,6 +30,7 @@ export async function recoverInterruptedTurns(
   return interrupted;
 }
 
+/** Runs a new turn from an interrupted turn's trigger message (A17). */
 export function retryTurn(
   deps: AgentDeps,
   agentId: AgentId,

@@ -41,6 +41,10 @@ function builtInStrategy(name: StrategyName): ContextStrategy {
   }
 }
 
+/**
+ * Runs one turn of `agentId` from `trigger` and resolves how it ended; never rejects (A10).
+ * Events go to `options.onEvent` as they happen; `options.signal` cancels (A5).
+ */
 export async function runTurn(
   deps: AgentDeps,
   agentId: AgentId,

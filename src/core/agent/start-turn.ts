@@ -18,6 +18,7 @@ export interface StartedTurn {
   trigger: Message;
 }
 
+/** Stores the trigger (or reuses it on retry) with a `running` TurnRecord, in one transaction (A4). */
 export async function startTurn(
   deps: AgentDeps,
   agent: Agent,

@@ -21,6 +21,7 @@ export type Pressure = 'ok' | 'warning' | 'flush';
 /** The speaker of the queue manager's alert messages (role `event`). */
 export const MEMORY_PRESSURE = 'memory_pressure';
 
+/** Whether a queued message is the queue manager's memory-pressure alert (C7). */
 export function isMemoryPressureAlert(message: Message): boolean {
   return message.role === 'event' && message.speaker === MEMORY_PRESSURE;
 }
