@@ -109,7 +109,15 @@ export function createMemorySearch(deps: MemorySearchDeps): LociMemorySearch {
     if (gen !== generation) return; // the agent was switched while we embedded
     const d = embedder.dimension;
     const data = new Float32Array(messages.length * d);
-    vectors.forEach((v, i) => data.set(v, i * d));
+    vectors.forEach((v, i) => {
+      if (v.length !== d) {
+        throw new AppError(
+          'embedding_dimension_mismatch',
+          `The embedder returned ${v.length} dimensions; it declares ${d}.`,
+        );
+      }
+      data.set(v, i * d);
+    });
     await deps.vectors.add(
       messages.map((m, i) => ({ id: m.id, kind: 'message', vector: vectors[i]! })),
     );
@@ -162,7 +170,9 @@ export function createMemorySearch(deps: MemorySearchDeps): LociMemorySearch {
             entries.push({
               id,
               kind: b.kind,
-              vector: b.data.subarray(i * b.dimension, (i + 1) * b.dimension),
+              // A copy, not a subarray: posting a view to the embed worker would clone the
+              // whole batch buffer once per vector.
+              vector: b.data.slice(i * b.dimension, (i + 1) * b.dimension),
             });
         });
         await deps.vectors?.add(entries);
