@@ -34,7 +34,7 @@ export function stepSystemPrompt(mode: WriterMode, lengths: PromptLengths): stri
       '- "memory_removed": which sentences of the memory are no longer needed, and why.',
       '- "memory_added": what must be added to the memory, and why.',
       `- "memory": the updated memory — the old memory without what you removed, plus what you added; key facts only, at most ${lengths.memorySentences} sentences.`,
-      '- "plans": exactly 3 different choices for what I could do next, each one or two sentences, written as my action.',
+      '- "plan_1", "plan_2", "plan_3": three different choices for what I could do next, each one or two sentences, written as my action.',
       'Good choice: "I follow the wet footprints down to the cellar."',
       'Bad choice: "Something happens." (not an action I can take)',
     ].join('\n');
@@ -46,7 +46,7 @@ export function stepSystemPrompt(mode: WriterMode, lengths: PromptLengths): stri
     '- "memory_removed": which sentences of the memory are no longer needed, and why.',
     '- "memory_added": what must be added to the memory, and why.',
     `- "memory": the updated memory — the old memory without what you removed, plus what you added; key facts only, at most ${lengths.memorySentences} sentences.`,
-    `- "plans": exactly 3 different plans for the next section, each about ${lengths.planSentences} sentences, each a possible interesting continuation.`,
+    `- "plan_1", "plan_2", "plan_3": three different plans for the next section, each about ${lengths.planSentences} sentences, each a possible interesting continuation.`,
     'Good plan: "Mara finds the keeper\'s logbook and learns the lamp was put out on purpose. She decides to confront him at dawn."',
     'Bad plan: "The story continues." (too vague to write from)',
   ].join('\n');

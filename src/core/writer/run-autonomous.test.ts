@@ -5,7 +5,7 @@ import { runAutonomous } from './run-autonomous';
 import { simulateHuman } from './simulate-human';
 import { startProject } from './start-project';
 import { HUMAN_SIMULATOR_SCHEMA } from './step-schema';
-import { fakeWriterDeps, writerAgent } from './testing/fakes';
+import { fakeWriterDeps, stepJson, writerAgent } from './testing/fakes';
 
 const userOf = (request: CompletionRequest | undefined): string =>
   request?.messages.find((m) => m.role === 'user')?.content ?? '';
@@ -26,10 +26,8 @@ function engine(options: { failSimulatorOnce?: boolean } = {}) {
         return JSON.stringify({ choice: 2, reason: 'More tension.', plan: `${second}, sharpened` });
       }
       steps += 1;
-      return JSON.stringify({
+      return stepJson({
         section: `Section ${steps}.`,
-        memory_removed: 'nothing',
-        memory_added: `section ${steps}`,
         memory: `Memory ${steps}.`,
         plans: [`Plan A${steps}`, `Plan B${steps}`, `Plan C${steps}`],
       });

@@ -11,6 +11,12 @@ import type { Tokens } from '../units';
 /** Exactly three candidate plans per step (seed 000 uses three). */
 export const PLAN_COUNT = 3;
 
+/**
+ * The plans are three required keys rather than an array: a grammar enforces "exactly three"
+ * through required properties on any JSON-schema engine, with no reliance on `minItems`.
+ */
+export const PLAN_KEYS = ['plan_1', 'plan_2', 'plan_3'] as const;
+
 const text = { type: 'string' } as const;
 
 export const WRITER_STEP_SCHEMA: JsonSchema = {
@@ -20,9 +26,11 @@ export const WRITER_STEP_SCHEMA: JsonSchema = {
     memory_removed: text,
     memory_added: text,
     memory: text,
-    plans: { type: 'array', items: text, minItems: PLAN_COUNT, maxItems: PLAN_COUNT },
+    plan_1: text,
+    plan_2: text,
+    plan_3: text,
   },
-  required: ['section', 'memory_removed', 'memory_added', 'memory', 'plans'],
+  required: ['section', 'memory_removed', 'memory_added', 'memory', ...PLAN_KEYS],
   additionalProperties: false,
 };
 
@@ -100,12 +108,9 @@ export function checkWriterStep(
   if (typeof obj.memory_removed !== 'string' || typeof obj.memory_added !== 'string') {
     return { ok: false, feedback: '"memory_removed" and "memory_added" must be text.' };
   }
-  const plans = obj.plans;
-  if (!Array.isArray(plans) || plans.length !== PLAN_COUNT || !plans.every(nonEmpty)) {
-    return {
-      ok: false,
-      feedback: `"plans" must be a list of exactly ${PLAN_COUNT} non-empty texts.`,
-    };
+  const plans = PLAN_KEYS.map((key) => obj[key]);
+  if (!plans.every(nonEmpty)) {
+    return { ok: false, feedback: '"plan_1", "plan_2" and "plan_3" must each be non-empty text.' };
   }
   const trimmed = plans.map((p) => p.trim());
   if (new Set(trimmed).size !== PLAN_COUNT) {

@@ -6,7 +6,7 @@ import { editSection } from './edit-section';
 import { exportMarkdown } from './export-markdown';
 import { startProject } from './start-project';
 import { HUMAN_SIMULATOR_SCHEMA } from './step-schema';
-import { fakeWriterDeps, writerAgent } from './testing/fakes';
+import { fakeWriterDeps, stepJson, writerAgent } from './testing/fakes';
 import { writeStep } from './write-step';
 import { loadWriterState, writerStateKey } from './writer-persistence';
 
@@ -17,10 +17,8 @@ interface Reply {
 }
 
 const reply = (r: Reply, n = 0): string =>
-  JSON.stringify({
+  stepJson({
     section: r.section,
-    memory_removed: 'nothing',
-    memory_added: 'the new section',
     memory: r.memory ?? `Memory after step ${n}.`,
     plans: r.plans ?? [`Plan A${n}`, `Plan B${n}`, `Plan C${n}`],
   });
@@ -131,7 +129,8 @@ describe('writing mode', () => {
       memory_removed: '',
       memory_added: '',
       memory: 'm',
-      plans: ['a', 'b'],
+      plan_1: 'a',
+      plan_2: 'b',
     });
     const engine = new ScriptedEngine({ enforceSchema: false, rule: () => twoPlans });
     const deps = fakeWriterDeps(engine);
@@ -140,7 +139,7 @@ describe('writing mode', () => {
     );
     expect(failure).toBeInstanceOf(AppError);
     expect((failure as AppError).code).toBe('schema_violation');
-    expect((failure as AppError).message).toContain('exactly 3');
+    expect((failure as AppError).message).toContain('"plan_3" must each be non-empty');
     expect(engine.requests).toHaveLength(2);
     expect(deps.store.settings.size).toBe(0);
     expect(deps.store.passages.size).toBe(0);
@@ -261,7 +260,9 @@ describe('interactive fiction', () => {
     });
     expect(state.mode).toBe('fiction');
     expect(systemOf(engine.requests[0])).toContain('first person');
-    expect(systemOf(engine.requests[0])).toContain('exactly 3 different choices');
+    expect(systemOf(engine.requests[0])).toContain(
+      'three different choices for what I could do next',
+    );
     expect(userOf(engine.requests[0])).toContain('Start from: I hear scratching below.');
     ({ state } = await writeStep(deps, state, {
       type: 'action',

@@ -10,7 +10,7 @@ import type { Embedder } from '../ports/embedder';
 import { createMemorySearch } from '../search/memory-search';
 import { editSection } from './edit-section';
 import { startProject } from './start-project';
-import { fakeClockAndIds, writerAgent } from './testing/fakes';
+import { fakeClockAndIds, stepJson, writerAgent } from './testing/fakes';
 import { writeStep } from './write-step';
 import { loadWriterState } from './writer-persistence';
 
@@ -66,10 +66,8 @@ describe('writing mode over the real store and search', () => {
     ];
     const engine = new ScriptedEngine({
       rule: (_r, i) =>
-        JSON.stringify({
+        stepJson({
           section: sections[i] ?? 'The end.',
-          memory_removed: 'nothing',
-          memory_added: 'more',
           memory: `Memory ${i}.`,
           plans: ['One.', 'Two.', 'Three.'],
         }),

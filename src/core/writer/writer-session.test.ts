@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ScriptedEngine } from '../../adapters/llm/scripted/scripted-engine';
 import { HUMAN_SIMULATOR_SCHEMA } from './step-schema';
-import { fakeWriterDeps, writerAgent } from './testing/fakes';
+import { fakeWriterDeps, stepJson, writerAgent } from './testing/fakes';
 import { WriterSession } from './writer-session';
 
 const engine = () =>
@@ -9,10 +9,8 @@ const engine = () =>
     rule: (request, i) =>
       request.jsonSchema === HUMAN_SIMULATOR_SCHEMA
         ? JSON.stringify({ choice: 1, reason: 'r', plan: 'Simulated plan.' })
-        : JSON.stringify({
+        : stepJson({
             section: `Section ${i}.`,
-            memory_removed: 'nothing',
-            memory_added: 'x',
             memory: `Memory ${i}.`,
             plans: [`A${i}`, `B${i}`, `C${i}`],
           }),

@@ -117,3 +117,23 @@ export function writerAgent(kind: 'writer' | 'fiction' = 'writer'): Agent {
     updatedAt: 0,
   };
 }
+
+/** A writing step's JSON as the model would answer it (`plans` become plan_1…plan_3). */
+export function stepJson(step: {
+  section: string;
+  memory: string;
+  plans: readonly string[];
+  removed?: string;
+  added?: string;
+}): string {
+  const [plan_1, plan_2, plan_3] = step.plans;
+  return JSON.stringify({
+    section: step.section,
+    memory_removed: step.removed ?? 'nothing',
+    memory_added: step.added ?? 'the new section',
+    memory: step.memory,
+    plan_1,
+    plan_2,
+    plan_3,
+  });
+}
