@@ -1,0 +1,209 @@
+/**
+ * The Settings screen (issue 6, item 4) in the built e2e app: the strategy switch persists,
+ * bad thresholds are refused, backups export and import back (plain and encrypted), a hostile
+ * file is refused with a clear message and changes nothing, and the storage dashboard.
+ */
+import type { Page } from '@playwright/test';
+import { test, expect } from './fixtures';
+import { createAgent, seriousViolations } from './helpers/loci';
+
+interface StoreWindow {
+  __loci: {
+    store: {
+      getBlock(
+        agentId: string,
+        label: string,
+      ): Promise<{ value: string; version: number } | undefined>;
+      apply(changes: unknown): Promise<unknown>;
+      listAgents(): Promise<{ id: string; name: string }[]>;
+      stats(): Promise<Record<string, { rows: number }>>;
+    };
+  };
+}
+
+/** Writes the `human` block as a user edit, straight through the store. */
+async function setHuman(page: Page, agentId: string, value: string): Promise<void> {
+  await page.evaluate(
+    async ({ agentId, value }) => {
+      const store = (window as unknown as StoreWindow).__loci.store;
+      const block = (await store.getBlock(agentId, 'human'))!;
+      const version = block.version + 1;
+      await store.apply({
+        blocks: [
+          {
+            block: { ...block, value, version, updatedAt: Date.now() },
+            history: {
+              agentId,
+              label: 'human',
+              version,
+              value,
+              source: { type: 'user' },
+              at: Date.now(),
+            },
+          },
+        ],
+      });
+    },
+    { agentId, value },
+  );
+}
+
+const human = (page: Page, agentId: string) =>
+  page.evaluate(
+    async (id) =>
+      (await (window as unknown as StoreWindow).__loci.store.getBlock(id, 'human'))?.value,
+    agentId,
+  );
+
+const rowCounts = (page: Page) =>
+  page.evaluate(async () => {
+    const stats = await (window as unknown as StoreWindow).__loci.store.stats();
+    return Object.fromEntries(Object.entries(stats).map(([k, v]) => [k, v.rows]));
+  });
+
+test.describe('settings', () => {
+  test('U70/U72: the strategy and automatic recall switch persist after a reload', async ({
+    page,
+    externalRequests,
+  }) => {
+    await page.goto('/#/settings');
+    await createAgent(page, 'Juniper');
+    const form = page.getByRole('form', { name: /Context of “Juniper”/ });
+    await expect(form.getByRole('radio', { name: /MemGPT tiers/ })).toBeChecked();
+    await form.getByRole('radio', { name: /Forgetting curve/ }).check();
+    await expect(form.getByRole('group', { name: 'Forgetting curve' })).toBeVisible();
+    await form.getByRole('checkbox', { name: /Automatic recall/ }).uncheck();
+    await form.getByRole('button', { name: 'Save settings' }).click();
+    await expect(form.getByRole('status')).toHaveText(/Saved/);
+
+    await page.reload();
+    const again = page.getByRole('form', { name: /Context of “Juniper”/ });
+    await expect(again.getByRole('radio', { name: /Forgetting curve/ })).toBeChecked();
+    await expect(again.getByRole('checkbox', { name: /Automatic recall/ })).not.toBeChecked();
+    expect(externalRequests).toEqual([]);
+  });
+
+  test('U71: thresholds out of order are refused on the field and nothing is saved', async ({
+    page,
+  }) => {
+    await page.goto('/#/settings');
+    await createAgent(page, 'Juniper');
+    const form = page.getByRole('form', { name: /Context of “Juniper”/ });
+    await form.getByRole('spinbutton', { name: 'Warning point' }).fill('0.4');
+    await form.getByRole('spinbutton', { name: 'Flush point' }).fill('0.3');
+    await form.getByRole('button', { name: 'Save settings' }).click();
+    await expect(form.getByRole('status')).toHaveText(/need fixing/);
+    await expect(form.getByText(/must not be above the flush point/)).toBeVisible();
+    await expect(form.getByRole('spinbutton', { name: 'Warning point' })).toHaveAttribute(
+      'aria-invalid',
+      'true',
+    );
+    await page.reload();
+    await expect(page.getByRole('spinbutton', { name: 'Warning point' })).toHaveValue('0.7');
+  });
+
+  test('U74/U76: a backup exports and imports back, plain and encrypted', async ({
+    page,
+  }, info) => {
+    await page.goto('/#/settings');
+    const agentId = await createAgent(page, 'Juniper');
+    await setHuman(page, agentId, 'Name: Ada. Likes green tea.');
+    const backup = page.getByRole('region', { name: 'Backup' });
+
+    const plainDownload = page.waitForEvent('download');
+    await backup.getByRole('button', { name: 'Export everything' }).click();
+    const plain = await plainDownload;
+    expect(plain.suggestedFilename()).toMatch(/^loci-backup-\d{4}-\d{2}-\d{2}\.json$/);
+    const plainPath = info.outputPath('plain.json');
+    await plain.saveAs(plainPath);
+    await expect(backup.getByRole('status').first()).toHaveText(/Backup saved/);
+
+    await setHuman(page, agentId, 'Overwritten after the backup.');
+    await backup.getByLabel('Backup file to import').setInputFiles(plainPath);
+    await backup.getByRole('button', { name: 'Import', exact: true }).click();
+    await expect(backup.getByText(/^Imported: .*agents/)).toBeVisible();
+    expect(await human(page, agentId)).toBe('Name: Ada. Likes green tea.');
+
+    // Encrypted: the wrong passphrase changes nothing; the right one restores.
+    await backup.getByLabel(/Passphrase \(optional/).fill('correct horse');
+    const secretDownload = page.waitForEvent('download');
+    await backup.getByRole('button', { name: 'Export “Juniper” only' }).click();
+    const secret = await secretDownload;
+    expect(secret.suggestedFilename()).toMatch(/Juniper\.encrypted\.json$/);
+    const secretPath = info.outputPath('secret.json');
+    await secret.saveAs(secretPath);
+
+    await setHuman(page, agentId, 'Changed again.');
+    await backup.getByLabel('Backup file to import').setInputFiles(secretPath);
+    await backup.getByLabel(/Passphrase of the file/).fill('wrong');
+    await backup.getByRole('button', { name: 'Import', exact: true }).click();
+    await expect(backup.getByRole('alert')).toContainText('passphrase does not open this backup');
+    expect(await human(page, agentId)).toBe('Changed again.');
+
+    await backup.getByLabel(/Passphrase of the file/).fill('correct horse');
+    await backup.getByRole('button', { name: 'Import', exact: true }).click();
+    await expect(backup.getByText(/^Imported: /)).toBeVisible({ timeout: 30_000 });
+    expect(await human(page, agentId)).toBe('Name: Ada. Likes green tea.');
+  });
+
+  test('U75: a hostile file is refused with a clear message and changes nothing', async ({
+    page,
+  }, info) => {
+    await page.goto('/#/settings');
+    await createAgent(page, 'Juniper');
+    const before = await rowCounts(page);
+    const backup = page.getByRole('region', { name: 'Backup' });
+    const hostile = {
+      format: 'loci-backup',
+      version: 1,
+      exportedAt: 0,
+      scope: { type: 'all' },
+      tables: {
+        agents: [
+          { id: '<img src=x onerror=alert(1)>', name: { $gt: '' }, __proto__: { admin: true } },
+        ],
+        blocks: 'not a list',
+      },
+    };
+    const cases: [string, string][] = [
+      ['hostile.json', JSON.stringify(hostile)],
+      ['garbage.json', '\u0000\u0001 not json at all {'],
+      ['future.json', JSON.stringify({ ...hostile, version: 999 })],
+    ];
+    for (const [name, text] of cases) {
+      const path = info.outputPath(name);
+      const { writeFile } = await import('node:fs/promises');
+      await writeFile(path, text);
+      await backup.getByLabel('Backup file to import').setInputFiles(path);
+      await backup.getByRole('button', { name: 'Import', exact: true }).click();
+      await expect(backup.getByRole('alert')).toContainText('nothing was imported');
+    }
+    expect(await rowCounts(page)).toEqual(before);
+    await expect(page.locator('img[src="x"]')).toHaveCount(0);
+  });
+
+  test('U77/U78: persistence can be requested and the dashboard shows usage and rows per tier', async ({
+    page,
+    shoot,
+  }) => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto('/#/settings');
+    await createAgent(page, 'Juniper');
+    const storage = page.getByRole('region', { name: 'Storage', exact: true });
+    await expect(storage.getByTestId('usage')).toHaveText(
+      /^Used: [\d.]+ [KMGT]?B of [\d.]+ [KMGT]?B available to this site/,
+    );
+    await storage.getByRole('button', { name: 'Ask for persistent storage' }).click();
+    await expect(storage.getByRole('status')).toHaveText(/^(Granted|Not granted)/);
+    const tiers = storage.getByRole('region', { name: /All agents/ });
+    await expect(tiers.locator('tr[data-tier="agents"] td').first()).toHaveText('1');
+    await expect(tiers.locator('tr[data-tier="blocks"] td').first()).toHaveText('2');
+
+    const toast = page.getByRole('button', { name: 'OK' });
+    if (await toast.isVisible()) await toast.click();
+    await shoot(page, 'settings-1280x800');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await shoot(page, 'settings-390x844');
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+});
