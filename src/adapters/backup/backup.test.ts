@@ -141,7 +141,9 @@ describe('backup', () => {
     expect(file.tables.agents.map((a) => a.id)).toEqual(['a']);
     expect(file.tables.messages.every((m) => m.agentId === 'a')).toBe(true);
     expect(file.tables.settings).toEqual([]);
-    await expect(exportBackup(source, { agentId: 'ghost' })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(exportBackup(source, { agentId: 'ghost' })).rejects.toMatchObject({
+      code: 'not_found',
+    });
     expect(JSON.parse(await exportBackup(source, { passphrase: '' })).format).toBe('loci-backup');
     const bBefore = await readBackupTables(source, 'b');
     await source.apply({ messages: [sampleMessage('a', 'a-extra', 'later', 3000)] });
