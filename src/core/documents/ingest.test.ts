@@ -16,6 +16,7 @@ import type { DocumentSource } from './document-source';
 import { ingestDocument, type IngestDeps, type IngestProgress } from './ingest';
 import type { ParsedDocument } from './parsed-document';
 import { documentsToReembed, reembedDocument } from './reembed-document';
+import { removeUnfinishedImports } from './remove-unfinished-imports';
 
 const AGENT = 'agent-1';
 const NOW = 1_800_000_000_000;
@@ -301,6 +302,86 @@ describe('ingestDocument', () => {
     );
     if (outcome.type !== 'imported') throw new Error(outcome.type);
     expect(yields).toBeGreaterThanOrEqual(Math.ceil(outcome.document.passages / 4));
+  });
+});
+
+describe('ingestDocument with commitEvery', () => {
+  it('D39: batched commits give the same import as one change set', async () => {
+    const one = await setup();
+    const batched = await setup();
+    const a = await ingestDocument(one.deps, AGENT, textSource(longText));
+    const progress: IngestProgress[] = [];
+    const b = await ingestDocument(batched.deps, AGENT, textSource(longText), {
+      commitEvery: 3,
+      batchSize: 4,
+      onProgress: (p) => progress.push(p),
+    });
+    if (a.type !== 'imported' || b.type !== 'imported') throw new Error('import failed');
+    expect(a.document.passages).toBeGreaterThan(9);
+    expect(b.document).toEqual(a.document);
+    expect(b.event.text).toBe(a.event.text);
+    const texts = async (s: typeof one) =>
+      (await s.store.queryPassages(AGENT)).map((p) => [p.text, p.embedding?.length]);
+    expect(await texts(batched)).toEqual(await texts(one));
+    expect(await batched.find('harbour')).toHaveLength((await one.find('harbour')).length);
+    const done = progress.flatMap((p) => (p.type === 'embedding' ? [p.done] : []));
+    expect(done).toEqual([...done].sort((x, y) => x - y));
+    expect(done.at(-1)).toBe(a.document.passages);
+  });
+
+  it('D39: a cancel after some batches were written deletes them; nothing is left', async () => {
+    const controller = new AbortController();
+    const { store, deps, footprint } = await setup();
+    let sawPartial = false;
+    const outcome = await ingestDocument(deps, AGENT, textSource(longText), {
+      commitEvery: 3,
+      signal: controller.signal,
+      onProgress: (p) => {
+        if (p.type === 'embedding' && p.done === 6) {
+          void store.listDocuments(AGENT).then((docs) => {
+            sawPartial = docs.some((d) => d.status === 'embedding');
+          });
+          controller.abort();
+        }
+      },
+    });
+    expect(outcome).toEqual({ type: 'cancelled' });
+    expect(sawPartial).toBe(true);
+    expect(await footprint()).toEqual(EMPTY);
+  });
+
+  it('D39: a storage failure mid-import deletes the written batches and rejects', async () => {
+    const { store, deps, footprint } = await setup();
+    let calls = 0;
+    const failing = Object.create(store) as typeof store;
+    failing.apply = async (changes) => {
+      calls += 1;
+      if (calls === 3) throw new AppError('storage_quota_exceeded', 'The disk is full.');
+      return store.apply(changes);
+    };
+    const error = await ingestDocument({ ...deps, store: failing }, AGENT, textSource(longText), {
+      commitEvery: 3,
+    }).catch((e: unknown) => e);
+    expect((error as AppError).code).toBe('storage_quota_exceeded');
+    expect(await footprint()).toEqual(EMPTY);
+  });
+
+  it('D39: removeUnfinishedImports sweeps what a crash mid-import left behind', async () => {
+    const { store, deps, search, footprint } = await setup();
+    const done = await ingestDocument(deps, AGENT, fixture('notes.txt'));
+    if (done.type !== 'imported') throw new Error(done.type);
+    // What a crash after one batch leaves: a document row still `embedding`, with passages.
+    await store.apply({
+      documents: [{ ...done.document, id: 'doc_left', contentHash: 'x', status: 'embedding' }],
+      passages: (await store.queryPassages(AGENT, { documentId: done.document.id })).map((p) => ({
+        ...p,
+        id: `left_${p.id}`,
+        source: { ...p.source, documentId: 'doc_left' } as typeof p.source,
+      })),
+    });
+    expect(await removeUnfinishedImports({ store, search }, AGENT)).toEqual(['doc_left']);
+    expect((await store.listDocuments(AGENT)).map((d) => d.id)).toEqual([done.document.id]);
+    expect((await footprint()).passages).toBe(done.document.passages);
   });
 });
 

@@ -56,6 +56,12 @@ export interface IngestOptions {
   chunk?: Partial<ChunkOptions>;
   /** Texts per embedder call. */
   batchSize?: number;
+  /**
+   * Passages per change set. Unset (the default): one change set for the whole document, which
+   * is simplest and crash-proof but clones every vector in one task. Set it (e.g. 256) when the
+   * import runs on a UI thread, so each commit is a short task (ADR 0050).
+   */
+  commitEvery?: number;
 }
 
 /** Chunks produced between two `yieldToHost` calls while chunking. */
@@ -104,18 +110,7 @@ export async function ingestDocument(
     onProgress?.({ type: 'chunked', passages: chunks.length });
 
     const headings = chunks.map((c) => joinHeadingPath(c.headingPath));
-    const vectors = await embedInBatches(
-      embedder,
-      chunks.map((c, k) => passageEmbeddingText(parsed.title, headings[k], c.text)),
-      {
-        ...(options.batchSize !== undefined ? { batchSize: options.batchSize } : {}),
-        ...(signal !== undefined ? { signal } : {}),
-        ...(deps.yieldToHost !== undefined ? { yieldToHost: deps.yieldToHost } : {}),
-        onProgress: (done, total) => onProgress?.({ type: 'embedding', done, total }),
-      },
-    );
-    if (vectors === null) return { type: 'cancelled' };
-
+    const texts = chunks.map((c, k) => passageEmbeddingText(parsed.title, headings[k], c.text));
     const at = clock.now();
     const documentId = ids.next('doc');
     const passages: Passage[] = chunks.map((c, k) => ({
@@ -125,7 +120,7 @@ export async function ingestDocument(
       source: documentSourceOf(documentId, c, headings[k]),
       tags: [],
       at,
-      embedding: vectors[k] ?? null,
+      embedding: null,
       embeddingModel: embedder.modelId,
       dimension: embedder.dimension,
     }));
@@ -151,24 +146,138 @@ export async function ingestDocument(
       inContext: true,
       tokens: deps.tokenizer?.countMessage('event', text) ?? estimateTokens(text),
     };
-
-    // Last chance: a cancel or a parallel import of the same bytes since the first check.
-    if (aborted()) return { type: 'cancelled' };
-    const raced = await store.findDocumentByHash(agentId, read.contentHash);
-    if (raced !== undefined) return { type: 'duplicate', document: raced };
-    const applied = await store.apply({ passages, documents: [document], messages: [event] });
+    const plan: CommitPlan = { passages, texts, document, event, options };
+    const committed =
+      options.commitEvery !== undefined && options.commitEvery < passages.length
+        ? await commitInBatches(deps, plan, options.commitEvery)
+        : await commitAtOnce(deps, plan);
+    if (committed.type !== 'committed') return committed;
 
     for (let k = 0; k < passages.length; k += INDEX_BATCH) {
       await deps.search.indexPassages(passages.slice(k, k + INDEX_BATCH));
       await deps.yieldToHost?.();
     }
     onProgress?.({ type: 'indexed', documentId, passages: passages.length });
-    const written = applied.messages[0] ?? ({ ...event, seq: 0 } as Message);
-    return { type: 'imported', document, passageIds: passages.map((p) => p.id), event: written };
+    return {
+      type: 'imported',
+      document,
+      passageIds: passages.map((p) => p.id),
+      event: committed.event,
+    };
   } catch (error) {
     if (error instanceof AppError && error.code === 'cancelled') return { type: 'cancelled' };
     throw AppError.from(error);
   }
+}
+
+interface CommitPlan {
+  /** Passages without vectors yet, in chunk order. */
+  passages: Passage[];
+  /** What to embed for each passage. */
+  texts: string[];
+  /** The finished document row (`indexed`). */
+  document: DocumentMeta;
+  event: NewMessage;
+  options: IngestOptions;
+}
+
+type Committed =
+  | { type: 'committed'; event: Message }
+  | Extract<IngestOutcome, { type: 'cancelled' | 'duplicate' }>;
+
+/** Embeds `[from, to)` of the plan's passages in place; false when cancelled. */
+async function embedRange(
+  deps: IngestDeps,
+  plan: CommitPlan,
+  from: number,
+  to: number,
+): Promise<boolean> {
+  const { signal, onProgress, batchSize } = plan.options;
+  const total = plan.passages.length;
+  const vectors = await embedInBatches(deps.embedder, plan.texts.slice(from, to), {
+    ...(batchSize !== undefined ? { batchSize } : {}),
+    ...(signal !== undefined ? { signal } : {}),
+    ...(deps.yieldToHost !== undefined ? { yieldToHost: deps.yieldToHost } : {}),
+    onProgress: (done) => onProgress?.({ type: 'embedding', done: from + done, total }),
+  });
+  if (vectors === null) return false;
+  vectors.forEach((v, k) => {
+    const p = plan.passages[from + k];
+    if (p !== undefined) p.embedding = v;
+  });
+  return true;
+}
+
+/** A cancel or a parallel import of the same bytes since the first check. */
+async function lastCheck(deps: IngestDeps, plan: CommitPlan): Promise<Committed | null> {
+  if (plan.options.signal?.aborted) return { type: 'cancelled' };
+  const { agentId, contentHash } = plan.document;
+  const raced = await deps.store.findDocumentByHash(agentId, contentHash);
+  return raced === undefined ? null : { type: 'duplicate', document: raced };
+}
+
+/** Default: embed everything, then one change set (ADR 0050). */
+async function commitAtOnce(deps: IngestDeps, plan: CommitPlan): Promise<Committed> {
+  if (!(await embedRange(deps, plan, 0, plan.passages.length))) return { type: 'cancelled' };
+  const stop = await lastCheck(deps, plan);
+  if (stop !== null) return stop;
+  const applied = await deps.store.apply({
+    passages: plan.passages,
+    documents: [plan.document],
+    messages: [plan.event],
+  });
+  return {
+    type: 'committed',
+    event: applied.messages[0] ?? ({ ...plan.event, seq: 0 } as Message),
+  };
+}
+
+/**
+ * With `commitEvery`: embed and write `size` passages per change set under a document row with
+ * status `embedding`, then flip it to `indexed` with the event. A cancel or failure on the way
+ * deletes what was written (and a crash leaves a non-`indexed` row that
+ * `removeUnfinishedImports` sweeps), so no outcome but `imported` leaves anything behind.
+ */
+async function commitInBatches(
+  deps: IngestDeps,
+  plan: CommitPlan,
+  size: number,
+): Promise<Committed> {
+  const { store } = deps;
+  const total = plan.passages.length;
+  const step = Math.max(1, size);
+  let written = false;
+  try {
+    for (let from = 0; from < total; from += step) {
+      const to = Math.min(total, from + step);
+      if (!(await embedRange(deps, plan, from, to))) return await undo(deps, plan, written);
+      if (!written) {
+        const stop = await lastCheck(deps, plan);
+        if (stop !== null) return stop;
+      } else if (plan.options.signal?.aborted) {
+        return await undo(deps, plan, written);
+      }
+      const progress: DocumentMeta = { ...plan.document, status: 'embedding', embedded: to };
+      await store.apply({ passages: plan.passages.slice(from, to), documents: [progress] });
+      written = true;
+      await deps.yieldToHost?.();
+    }
+    if (plan.options.signal?.aborted) return await undo(deps, plan, written);
+    const applied = await store.apply({ documents: [plan.document], messages: [plan.event] });
+    return {
+      type: 'committed',
+      event: applied.messages[0] ?? ({ ...plan.event, seq: 0 } as Message),
+    };
+  } catch (error) {
+    if (written) await undo(deps, plan, written);
+    throw error;
+  }
+}
+
+/** Deletes a partly written import; the outcome is then `cancelled`. */
+async function undo(deps: IngestDeps, plan: CommitPlan, written: boolean): Promise<Committed> {
+  if (written) await deps.store.deleteDocument(plan.document.id);
+  return { type: 'cancelled' };
 }
 
 async function collectChunks(
