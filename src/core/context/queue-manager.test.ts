@@ -90,6 +90,18 @@ describe('queue manager', () => {
       for (const e of events)
         if (e.type === 'context.planned')
           expect(e.plan.total).toBeLessThanOrEqual(fx.engine.contextWindow());
+      // C8: right after a flush the prompt is down at the target, give or take the new summary
+      // (its text is bounded by summaryMaxTokens, its header by a few tokens).
+      const { targetFraction, replyReserve, summaryMaxTokens } = fx.agent.budgets;
+      events.forEach((e, i) => {
+        if (e.type !== 'summary.created') return;
+        const next = events.slice(i).find((x) => x.type === 'context.planned');
+        if (next?.type !== 'context.planned') return;
+        const used = next.plan.demand - replyReserve;
+        expect(used, `seed ${seed}`).toBeLessThanOrEqual(
+          targetFraction * next.plan.window + summaryMaxTokens + 32,
+        );
+      });
     }
   });
 
