@@ -22,7 +22,7 @@ export { resolveWriterOptions } from './writer-deps';
 export type { WriterDeps, WriterOptions } from './writer-deps';
 export { buildStepPrompt } from './build-step-prompt';
 export type { StepPrompt, TrimmedPart } from './build-step-prompt';
-export { HUMAN_SIMULATOR_SCHEMA, PLAN_COUNT, WRITER_STEP_SCHEMA } from './step-schema';
+export { HUMAN_SIMULATOR_SCHEMA, PLAN_COUNT, PLAN_KEYS, WRITER_STEP_SCHEMA } from './step-schema';
 export type { WriterStepOutput } from './step-schema';
 export { WriterSession } from './writer-session';
 export { partialSection } from './partial-section';

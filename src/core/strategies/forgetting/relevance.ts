@@ -84,22 +84,34 @@ export function relevanceScores(
 ): RelevanceScore[] {
   const A = Math.max(1, Math.floor(maxGram));
   const sets = memories.map((text) => gramSet(text, A));
-  const dialogueGrams = gramsByPosition(segmentUnits(dialogue), A);
-  const containing = new Map<string, number>();
-  for (const { key } of dialogueGrams) {
-    if (containing.has(key)) continue;
-    containing.set(
-      key,
-      sets.reduce((n, set) => n + (set.grams.has(key) ? 1 : 0), 0),
-    );
+  // Distinct grams of P with how many positions each occupies (the seed sums over positions).
+  const distinct = new Map<string, { length: number; positions: number }>();
+  for (const { key, length } of gramsByPosition(segmentUnits(dialogue), A)) {
+    const seen = distinct.get(key);
+    if (seen === undefined) distinct.set(key, { length, positions: 1 });
+    else seen.positions += 1;
   }
-  return sets.map((set) => {
+  const grams = [...distinct.values()];
+  const keys = [...distinct.keys()];
+  // One membership pass: which grams of P each memory holds, and c(p̂) for each gram.
+  const containing = new Array<number>(keys.length).fill(0);
+  const held = sets.map((set) => {
+    const mine: number[] = [];
+    keys.forEach((key, k) => {
+      if (set.grams.has(key)) {
+        mine.push(k);
+        containing[k] = (containing[k] ?? 0) + 1;
+      }
+    });
+    return mine;
+  });
+  return sets.map((set, j) => {
     let r = 0;
-    for (const { key, length } of dialogueGrams) {
-      if (!set.grams.has(key)) continue;
+    for (const k of held[j] ?? []) {
+      const gram = grams[k];
       // c ≥ 1 here: this memory is one of the memories containing the gram.
-      const c = containing.get(key) ?? 1;
-      r += set.units / c ** (A - length + 1) - 1;
+      const c = containing[k] ?? 1;
+      if (gram !== undefined) r += gram.positions * (set.units / c ** (A - gram.length + 1) - 1);
     }
     return { r, relevance: sigmoid(r) };
   });
