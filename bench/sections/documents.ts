@@ -388,7 +388,7 @@ async function chromiumFigures(text: string, megabytes: number): Promise<BenchFi
         unit: 'ms',
         value: Math.round(yielding.longestTaskMs),
         baseline: {
-          label: 'same import without yieldToHost',
+          label: 'one change set, no yielding',
           value: Math.round(blocking.longestTaskMs),
         },
         ratio: blocking.longestTaskMs / Math.max(1, yielding.longestTaskMs),

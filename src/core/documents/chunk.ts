@@ -1,13 +1,7 @@
 import { estimateTokensFast } from './fast-estimate';
 import type { Chars, Tokens } from '../units';
 import type { DocumentSection, ParsedDocument } from './parsed-document';
-import {
-  paragraphRanges,
-  textUnits,
-  wordTailStart,
-  type Measure,
-  type TextUnit,
-} from './text-units';
+import { textUnits, wordTailStart, type Measure, type TextUnit } from './text-units';
 
 /** Sizes of the chunker, in tokens as `measure` counts them. */
 export interface ChunkOptions {
@@ -39,8 +33,8 @@ export const DEFAULT_CHUNK_OPTIONS: ChunkOptions = {
   paragraphFill: 0.6,
 };
 
-/** Characters of a section the chunker handles in one go (~10 ms of work). */
-const WINDOW_CHARS = 32_768;
+/** Characters of a section the chunker handles in one go (a few ms of work). */
+const WINDOW_CHARS = 16_384;
 
 /** One passage-to-be: an exact slice of the document text with where it came from. */
 export interface DocumentChunk {
@@ -96,22 +90,21 @@ export function* iterateChunks(
 }
 
 /**
- * A section's text in runs of whole paragraphs of at least {@link WINDOW_CHARS}: the chunker
- * works one run at a time, so a caller yielding between chunks never waits for a whole 5 MB
- * section. A run ends at a paragraph break, where a cut has no overlap anyway.
+ * A section's text in runs of whole paragraphs of at least {@link WINDOW_CHARS}, found lazily:
+ * the chunker works one run at a time, so a caller yielding between chunks never waits for a
+ * whole 5 MB section. A run ends at a paragraph break, where a cut has no overlap anyway.
  */
-function windows(text: string, start: number, end: number): [number, number][] {
-  if (end - start <= WINDOW_CHARS) return [[start, end]];
-  const out: [number, number][] = [];
+function* windows(text: string, start: number, end: number): Generator<[number, number]> {
+  const paragraphBreak = /\n[ \t\r]*\n/g;
   let from = start;
-  for (const [, pe] of paragraphRanges(text, start, end)) {
-    if (pe - from >= WINDOW_CHARS) {
-      out.push([from, pe]);
-      from = pe;
-    }
+  while (end - from > WINDOW_CHARS) {
+    paragraphBreak.lastIndex = from + WINDOW_CHARS;
+    const m = paragraphBreak.exec(text);
+    if (m === null || m.index >= end) break;
+    yield [from, m.index];
+    from = m.index + m[0].length;
   }
-  if (end > from) out.push([from, end]);
-  return out;
+  yield [from, end];
 }
 
 /** {@link iterateChunks}, collected. */

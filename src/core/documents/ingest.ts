@@ -65,7 +65,7 @@ export interface IngestOptions {
 }
 
 /** Chunks produced between two `yieldToHost` calls while chunking. */
-const CHUNKS_PER_SLICE = 32;
+const CHUNKS_PER_SLICE = 16;
 /** Passages handed to the search indexes at a time (the lexical index adds synchronously). */
 const INDEX_BATCH = 64;
 
