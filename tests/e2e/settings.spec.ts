@@ -201,9 +201,17 @@ test.describe('settings', () => {
 
     const toast = page.getByRole('button', { name: 'OK' });
     if (await toast.isVisible()) await toast.click();
+    await shoot(page, 'settings-storage-1280x800');
+    const top = () => page.locator('main').evaluate((el) => el.scrollTo(0, 0));
+    await top();
     await shoot(page, 'settings-1280x800');
     await page.setViewportSize({ width: 390, height: 844 });
+    await top();
     await shoot(page, 'settings-390x844');
+    // Nothing sticks out sideways on a phone.
+    expect(
+      await page.locator('main').evaluate((el) => el.scrollWidth - el.clientWidth),
+    ).toBeLessThanOrEqual(0);
     expect(await seriousViolations(page)).toEqual([]);
   });
 });
