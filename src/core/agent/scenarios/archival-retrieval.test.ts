@@ -63,38 +63,44 @@ async function addPassages(
   return passages;
 }
 
+/** The KV "model"; `pages` records every result page it reads. */
+function kvRule(pages: number[]) {
+  // The "model": look the current key up; follow the value while it is itself a key (paper Fig. 8).
+  return (r: CompletionRequest): string => {
+    const question = /value of key ([0-9a-f-]{36})/.exec(lastUserText(r));
+    if (!question) return reply('?');
+    if (!afterTool(r, 'archival_memory_search')) {
+      return step(
+        'archival_memory_search',
+        { query: question[1], page: 1 },
+        true,
+        'Look up the key.',
+      );
+    }
+    const result = lastTurn(r).content;
+    const query = /for "([0-9a-f-]{36})"/.exec(result)?.[1] ?? '';
+    const hit = new RegExp(`key ${query} has value ([0-9a-f-]{36})`).exec(result);
+    const page = Number(/\(page (\d+) of/.exec(result)?.[1] ?? 1);
+    pages.push(page);
+    if (hit)
+      return step(
+        'archival_memory_search',
+        { query: hit[1], page: 1 },
+        true,
+        'The value may be a key.',
+      );
+    // Seen only as a value: it is not a key, so it is the answer (paper Fig. 8).
+    if (result.includes(`has value ${query}`)) return reply(`The value is ${query}.`);
+    if (/Next: page/.test(result))
+      return step('archival_memory_search', { query, page: page + 1 }, true, 'Next page.');
+    return reply(`I could not find ${query}.`);
+  };
+}
+
 describe('scenarios: archival retrieval', () => {
   it('A13 T11 (c): nested KV retrieval over 140 UUID pairs, depth 0–4, via paged archival_memory_search', async () => {
     const task = kvTask(2310);
-    // The "model": look the current key up; follow the value while it is itself a key (paper Fig. 8).
-    const rule = (r: CompletionRequest): string => {
-      const question = /value of key ([0-9a-f-]{36})/.exec(lastUserText(r));
-      if (!question) return reply('?');
-      if (!afterTool(r, 'archival_memory_search')) {
-        return step(
-          'archival_memory_search',
-          { query: question[1], page: 1 },
-          true,
-          'Look up the key.',
-        );
-      }
-      const result = lastTurn(r).content;
-      const query = /for "([0-9a-f-]{36})"/.exec(result)?.[1] ?? '';
-      const hit = new RegExp(`key ${query} has value ([0-9a-f-]{36})`).exec(result);
-      const page = Number(/\(page (\d+) of/.exec(result)?.[1] ?? 1);
-      if (hit)
-        return step(
-          'archival_memory_search',
-          { query: hit[1], page: 1 },
-          true,
-          'The value may be a key.',
-        );
-      // Seen only as a value: it is not a key, so it is the answer (paper Fig. 8).
-      if (result.includes(`has value ${query}`)) return reply(`The value is ${query}.`);
-      if (/Next: page/.test(result))
-        return step('archival_memory_search', { query, page: page + 1 }, true, 'Next page.');
-      return reply(`I could not find ${query}.`);
-    };
+    const rule = kvRule([]);
     const stack = await createRealStack({
       dbName: 'scenario-c',
       rule,
@@ -125,6 +131,33 @@ describe('scenarios: archival retrieval', () => {
       );
       expect(searches.length).toBeGreaterThanOrEqual(chain.depth + 2);
     }
+  });
+
+  it('A13 T4 (c): with decoy mentions of each key, the model pages on to find the pair', async () => {
+    const task = kvTask(77);
+    const pages: number[] = [];
+    const stack = await createRealStack({
+      dbName: 'scenario-c2',
+      rule: kvRule(pages),
+      autoRecall: false,
+      budgets: { maxSteps: 16 },
+    });
+    const decoys = task.chains.flatMap((c) =>
+      Array.from({ length: 6 }, (_, i) => `audit ${c.start} ok ${i}`),
+    );
+    await addPassages(
+      stack,
+      [...task.pairs.map(([k, v]) => `key ${k} has value ${v}`), ...decoys],
+      () => ({ type: 'import', note: 'kv' }),
+    );
+    for (const chain of task.chains) {
+      const outcome = await runTurn(stack.deps, stack.agent.id, {
+        type: 'user_message',
+        text: `Find the value of key ${chain.start}.`,
+      });
+      expect(outcome.replies, `depth ${chain.depth}`).toEqual([`The value is ${chain.answer}.`]);
+    }
+    expect(Math.max(...pages)).toBeGreaterThan(1);
   });
 
   it('A13 T11 (d): document Q&A over archival passages cites the passage ids', async () => {
