@@ -27,6 +27,7 @@ import { runTurn } from './core/agent/run-turn';
 import type { Clock, IdSource } from './core/ports/clock';
 import type { Embedder } from './core/ports/embedder';
 import type { VectorIndex } from './core/ports/vector-index';
+import type { ScriptedConfig } from './rpc/llm-api';
 import { createMemorySearch } from './core/search/memory-search';
 import { createForgettingStrategy } from './core/strategies/forgetting';
 import { createRecencyStrategy } from './core/strategies/recency';
@@ -57,7 +58,7 @@ let session: ChatSession | null = null;
 const pwa = new PwaState(() => session?.running ?? false);
 
 const llm = createWorkerLlmEngine(
-  __LOCI_E2E__ ? { engine: 'scripted', scripted: { fallback: e2eFallbackStep() } } : {},
+  __LOCI_E2E__ ? { engine: 'scripted', scripted: e2eScript() } : {},
 );
 const modelCache = tolerantCache(createWebLlmModelCache(llm));
 const manager = new ModelManager({
@@ -161,6 +162,9 @@ async function bootMemory(): Promise<MemoryServices> {
         lock,
         /** Loads the scripted model as if it had been downloaded (tests). */
         loadModel: (modelId: string = E2E_MODEL_ID) => models.download(modelId),
+        /** Replaces the scripted engine's config (window, rules) for the next `loadModel`. */
+        configureScripted: (config: ScriptedConfig) =>
+          llm.configure({ engine: 'scripted', scripted: { ...e2eScript(), ...config } }),
       },
     });
   }
@@ -195,14 +199,25 @@ function tolerantCache(cache: ModelCache): ModelCache {
   };
 }
 
-/** The e2e engine's reply when a test queued nothing: a plain reply, so a stray turn still ends. */
-function e2eFallbackStep(): string {
-  return JSON.stringify({
-    thinking: 'No scripted reply was queued.',
-    function: 'send_message',
-    arguments: { message: 'OK.' },
-    request_heartbeat: false,
-  });
+/**
+ * The e2e build's scripted model: queued replies first (tests push them), then a rule that
+ * answers the queue manager's summary prompt, then a plain reply so a stray turn still ends.
+ */
+function e2eScript(): ScriptedConfig {
+  return {
+    rules: [
+      {
+        pattern: '^Previous summary:',
+        reply: 'Summary: Sam introduced themself, talked about hiking and a sister in Lisbon.',
+      },
+    ],
+    fallback: JSON.stringify({
+      thinking: 'No scripted reply was queued.',
+      function: 'send_message',
+      arguments: { message: 'OK.' },
+      request_heartbeat: false,
+    }),
+  };
 }
 
 const services: AppServices = { router, device, pwa, models, memory: bootMemory() };

@@ -1,5 +1,17 @@
 import { test, expect } from './fixtures';
-import { createAgent, loadScriptedModel, reply, script, step, waitForLoci } from './helpers/loci';
+import {
+  contextTotal,
+  createAgent,
+  loadScriptedModel,
+  loadScriptedModelWith,
+  longText,
+  reply,
+  script,
+  send,
+  setReplyReserve,
+  step,
+  waitForStreaming,
+} from './helpers/loci';
 
 test.describe('chat', () => {
   test('U3: with no model loaded the chat says to go to Models instead of failing', async ({
@@ -20,26 +32,239 @@ test.describe('chat', () => {
     externalRequests,
   }) => {
     await page.goto('/#/chat');
-    await createAgent(page, 'Juniper');
+    const agentId = await createAgent(page, 'Juniper');
+    await setReplyReserve(page, agentId, 1500);
     await loadScriptedModel(page);
-    const long = Array.from({ length: 30 }, (_, i) => `Sentence ${i + 1} of a long answer about birthdays.`).join(' ');
+    const long = longText('Sentence', 100);
     await script(
       page,
-      step('core_memory_append', { label: 'human', content: 'Birthday: 12 May.' }, true, 'Save the birthday.'),
+      step(
+        'core_memory_append',
+        { label: 'human', content: 'Birthday: 12 May.' },
+        true,
+        'Save the birthday.',
+      ),
       reply(long),
     );
     const box = page.getByRole('textbox', { name: 'Message' });
     await box.fill('My birthday is on 12 May.');
     await box.press('Enter');
     const streaming = page.getByTestId('streaming-reply');
-    await expect(streaming).toContainText('Sentence 1 of a long answer');
+    await waitForStreaming(page, 'Sentence 1 of a long answer');
+    // Still streaming: the end of the reply is not there yet, and the turn can be stopped.
+    expect(await streaming.innerText()).not.toContain('Sentence 100');
     await expect(page.getByRole('button', { name: 'Stop' })).toBeVisible();
     await shoot(page, 'chat-streaming-1280x800');
-    await expect(page.getByTestId('assistant-message').last()).toContainText('Sentence 30');
+    await expect(page.getByTestId('assistant-message').last()).toContainText('Sentence 100', {
+      timeout: 30_000,
+    });
     await expect(streaming).toHaveCount(0);
     const steps = page.getByTestId('turn-steps').last();
     await expect(steps).toContainText('updated core memory: human');
     await expect(page.getByTestId('user-message').last()).toContainText('12 May');
+    expect(externalRequests).toEqual([]);
+  });
+});
+
+test.describe('a scripted conversation, watched tier by tier', () => {
+  test('U2/U9: context bar per turn, live core edit and revert, recall paged in, eviction and summary', async ({
+    page,
+    shoot,
+    externalRequests,
+  }) => {
+    test.setTimeout(180_000);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto('/#/chat');
+    await createAgent(page, 'Juniper');
+    // A 2k window so a handful of long messages fills it and the queue manager evicts.
+    await loadScriptedModelWith(page, { contextWindow: 2048 });
+    const panel = page.locator('#pane-memory');
+    await expect(panel.getByText('No context yet')).toBeVisible();
+
+    // Turn 1: the model saves a fact to core memory; the block changes live and lights up.
+    await script(
+      page,
+      step('core_memory_append', { label: 'human', content: 'Name: Sam. Loves hiking.' }, true),
+      reply('Nice to meet you, Sam!'),
+    );
+    await send(page, "Hi, I'm Sam and I love hiking.");
+    const human = panel.locator('[data-block="human"]');
+    await expect(human).toContainText('Loves hiking');
+    await expect(human).toHaveClass(/lit/);
+    await expect(page.getByTestId('turn-steps').last()).toContainText('updated core memory: human');
+    const total1 = await contextTotal(page);
+    expect(total1).toMatch(/^[\d,]+ \/ 2,048 tokens/);
+    await shoot(page, 'chat-core-edit-1280x800');
+
+    // The user reverts the model's edit from the block's history.
+    await human.getByRole('button', { name: /History \(v2\)/ }).click();
+    await human.getByRole('button', { name: 'Revert block human to version 1' }).click();
+    await expect(human.locator('.value')).toHaveText('(empty)');
+    await expect(human.getByRole('button', { name: /History \(v3\)/ })).toBeVisible();
+
+    // Turn 2: an archival insert; the context bar changes with the turn.
+    await script(
+      page,
+      step('archival_memory_insert', { content: "Sam's sister Mia lives in Lisbon." }, true),
+      reply('I will remember that Mia lives in Lisbon.'),
+    );
+    await send(page, 'Please remember: my sister Mia lives in Lisbon.');
+    await expect(page.getByTestId('turn-steps').last()).toContainText('saved to archival memory');
+    await expect.poll(() => contextTotal(page)).not.toBe(total1);
+    const total2 = await contextTotal(page);
+
+    // Turn 3: automatic recall pages the archival passage into the prompt, highlighted.
+    await script(page, reply('Mia lives in Lisbon.'));
+    await send(page, 'Where does Mia live?');
+    const paged = panel.locator('[data-memory]').filter({ hasText: 'Lisbon' });
+    await expect(paged.first()).toBeVisible();
+    await expect(paged.first()).toHaveClass(/lit/);
+    await expect.poll(() => contextTotal(page)).not.toBe(total2);
+    await shoot(page, 'chat-recall-paged-in-1280x800');
+
+    // Long messages fill the 2k window until the queue manager evicts and writes a summary.
+    const filler = (n: number) =>
+      `Day ${n}: ` +
+      Array.from({ length: 24 }, (_, i) => `we walked trail ${n}-${i} and saw pines`).join(', ') +
+      '.';
+    const summary = panel.locator('.summary .text');
+    for (let n = 1; n <= 12 && !(await summary.isVisible()); n += 1) {
+      await send(page, filler(n));
+    }
+    await expect(summary).toContainText('Summary: Sam introduced themself');
+    // The first message left the queue for recall storage but is still in the chat history.
+    const queue = panel.locator('.queue');
+    await expect(queue).not.toContainText("Hi, I'm Sam");
+    await expect(page.getByTestId('user-message').first()).toContainText("Hi, I'm Sam");
+    await expect(panel.locator('.summary .range')).toContainText('Covers messages #1');
+    await shoot(page, 'chat-after-eviction-1280x800');
+    expect(externalRequests).toEqual([]);
+  });
+});
+
+test.describe('agents', () => {
+  test('U10–U12: an agent is created, renamed, given a persona and deleted through the UI', async ({
+    page,
+    externalRequests,
+  }) => {
+    await page.goto('/#/chat');
+    // First open: no agents yet, so the chat offers to create one.
+    await expect(page.getByRole('heading', { name: 'Welcome to Loci' })).toBeVisible();
+    await page.getByLabel('Name', { exact: true }).fill('Juniper');
+    await page.getByRole('button', { name: 'Create agent' }).click();
+    await expect(page.getByTestId('agent-select')).toHaveValue(/.+/);
+    await expect(page.getByTestId('agent-select').locator('option:checked')).toHaveText('Juniper');
+
+    // A second agent, a notebook, from the Agents dialog.
+    await page.getByTestId('manage-agents').click();
+    const dialog = page.getByRole('dialog', { name: 'Agents' });
+    await dialog.getByLabel('Name', { exact: true }).fill('Research notes');
+    await dialog.getByRole('radio', { name: /Notebook/ }).check();
+    await dialog.getByRole('button', { name: 'Create agent' }).click();
+    await expect(page.getByTestId('agent-select').locator('option:checked')).toHaveText(
+      'Research notes',
+    );
+
+    // Rename it and change its persona; both persist (the persona is a user edit of the block).
+    await page.getByTestId('manage-agents').click();
+    await dialog.getByRole('button', { name: 'Edit Research notes' }).click();
+    const editing = dialog
+      .getByTestId('agent-row')
+      .filter({ has: page.getByRole('button', { name: 'Save' }) });
+    await editing.getByLabel('Name', { exact: true }).fill('Lab notebook');
+    await editing.getByLabel(/^Persona/).fill('I answer from the lab notes, citing passages.');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect(dialog.getByTestId('agent-row').filter({ hasText: 'Lab notebook' })).toContainText(
+      'citing passages',
+    );
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await page.reload();
+    await expect(page.getByTestId('agent-select').locator('option:checked')).toHaveText(
+      'Lab notebook',
+    );
+    await expect(page.locator('#pane-memory [data-block="persona"]')).toContainText(
+      'citing passages',
+    );
+
+    // Delete with confirmation; the other agent becomes active.
+    await page.getByTestId('manage-agents').click();
+    await dialog.getByRole('button', { name: 'Delete Lab notebook' }).click();
+    await expect(dialog.getByRole('alertdialog')).toContainText('cannot be undone');
+    await dialog.getByRole('button', { name: 'Delete for good' }).click();
+    await expect(dialog.getByTestId('agent-row')).toHaveCount(1);
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await expect(page.getByTestId('agent-select').locator('option')).toHaveText(['Juniper']);
+    expect(externalRequests).toEqual([]);
+  });
+});
+
+test.describe('untrusted model output', () => {
+  test('U21–U23: Markdown with script, onerror and javascript: payloads renders as text and runs nothing', async ({
+    page,
+    externalRequests,
+  }) => {
+    const dialogs: string[] = [];
+    page.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    await page.goto('/#/chat');
+    await createAgent(page, 'Juniper');
+    await loadScriptedModel(page);
+    const payload = [
+      '**Bold** text and a [safe link](https://example.org).',
+      '<script>window.__pwned = 1; alert("script")</script>',
+      '<img src=x onerror="window.__pwned = 2; alert(\'img\')">',
+      '[click me](javascript:window.__pwned=3) ![tracker](https://example.org/t.png)',
+      '<a href="javascript:alert(1)">raw link</a> <iframe src="https://example.org"></iframe>',
+    ].join('\n\n');
+    await script(page, reply(payload));
+    await send(page, 'Show me some formatting.');
+    const bubble = page.getByTestId('assistant-message').last();
+    await expect(bubble.locator('strong')).toHaveText('Bold');
+    await expect(bubble).toContainText('<script>window.__pwned = 1; alert("script")</script>');
+    await expect(bubble).toContainText('<img src=x onerror=');
+    await expect(bubble).toContainText('[image: tracker]');
+    await expect(bubble.locator('script, img, iframe, [onerror]')).toHaveCount(0);
+    await expect(bubble.locator('a')).toHaveCount(1);
+    await expect(bubble.locator('a')).toHaveAttribute('href', 'https://example.org');
+    await bubble.getByText('click me').click();
+    expect(
+      await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned),
+    ).toBeUndefined();
+    expect(dialogs).toEqual([]);
+    expect(externalRequests).toEqual([]);
+  });
+});
+
+test.describe('interrupt and retry', () => {
+  test('U5/U7: stopping a reply marks the turn stopped with Retry, and Retry answers it', async ({
+    page,
+    externalRequests,
+  }) => {
+    await page.goto('/#/chat');
+    const agentId = await createAgent(page, 'Juniper');
+    await setReplyReserve(page, agentId, 1500);
+    await loadScriptedModel(page);
+    await script(page, reply(longText('Part', 100)));
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await box.fill('Tell me a long story.');
+    await box.press('Enter');
+    await waitForStreaming(page, 'Part 1');
+    // dispatchEvent: the click must land while the reply streams, without waiting for layout to settle.
+    await page.getByRole('button', { name: 'Stop' }).dispatchEvent('click');
+    const ending = page.getByTestId('turn-ending').last();
+    await expect(ending).toContainText('Stopped');
+    await script(page, reply('Here is a shorter story.'));
+    await ending.getByRole('button', { name: 'Retry' }).click();
+    await expect(page.getByTestId('assistant-message').last()).toContainText('a shorter story');
+    // The stopped turn stays labelled in the history, but only the newest turn offers Retry.
+    await expect(page.getByTestId('turn-ending')).toHaveCount(1);
+    await expect(
+      page.getByTestId('turn-ending').getByRole('button', { name: 'Retry' }),
+    ).toHaveCount(0);
+    // The user's message was stored once; the retry reran its turn.
+    await expect(page.getByTestId('user-message')).toHaveCount(1);
     expect(externalRequests).toEqual([]);
   });
 });

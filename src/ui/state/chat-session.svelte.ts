@@ -93,6 +93,14 @@ export function stepView(
   return { ...summary, step: record.step, tool, ok: record.ok, detail: record.result };
 }
 
+/** The turns whose steps the chat shows: those of the shown messages, and any unfinished turn. */
+function shownTurnIds(messages: readonly Message[], turns: readonly TurnRecord[]): TurnId[] {
+  const shown: Record<TurnId, true> = {};
+  for (const m of messages) if (m.turnId) shown[m.turnId] = true;
+  for (const t of turns) if (t.status !== 'done') shown[t.id] = true;
+  return Object.keys(shown).sort();
+}
+
 export class ChatSession {
   agentId = $state<AgentId | null>(null);
   /** The newest messages of the agent, oldest first (live: updates from other tabs too). */
@@ -116,6 +124,8 @@ export class ChatSession {
   busyElsewhere = $state(false);
 
   private subscription: Subscription | null = null;
+  private stepsSubscription: Subscription | null = null;
+  private stepsKey = '';
   private controller: AbortController | null = null;
   private readonly windowSize: number;
 
@@ -158,14 +168,24 @@ export class ChatSession {
       }
     }
     if (this.agentId !== agentId) return;
-    this.subscription = liveQuery(() => this.snapshot(agentId)).subscribe({
-      next: (snap) => {
+    // Two live queries, each of which only starts Dexie calls synchronously (Promise.all): a
+    // querier that awaits between reads loses Dexie's dependency tracking for the later reads.
+    this.subscription = liveQuery(() =>
+      Promise.all([
+        this.deps.store.queryMessages(agentId, { reverse: true, limit: this.windowSize }),
+        this.deps.store.listTurns(agentId),
+      ]),
+    ).subscribe({
+      next: ([newest, turnList]) => {
         if (this.agentId !== agentId) return;
-        this.messages = snap.messages;
-        this.turns = snap.turns;
-        this.steps = snap.steps;
+        const messages = [...newest].reverse();
+        const turns: Record<TurnId, TurnRecord> = {};
+        for (const t of turnList) turns[t.id] = t;
+        this.messages = messages;
+        this.turns = turns;
         this.loaded = true;
-        void this.checkElsewhere(snap.turns);
+        this.watchSteps(agentId, shownTurnIds(messages, turnList));
+        void this.checkElsewhere(turns);
       },
       error: (error: unknown) => {
         this.loaded = true;
@@ -177,24 +197,30 @@ export class ChatSession {
   close(): void {
     this.subscription?.unsubscribe();
     this.subscription = null;
+    this.stepsSubscription?.unsubscribe();
+    this.stepsSubscription = null;
+    this.stepsKey = '';
   }
 
-  private async snapshot(agentId: AgentId) {
-    const { store } = this.deps;
-    const newest = await store.queryMessages(agentId, { reverse: true, limit: this.windowSize });
-    const messages = newest.reverse();
-    const turnList = await store.listTurns(agentId);
-    const turns: Record<TurnId, TurnRecord> = {};
-    for (const t of turnList) turns[t.id] = t;
-    const shown: Record<TurnId, true> = {};
-    for (const m of messages) if (m.turnId) shown[m.turnId] = true;
-    for (const t of turnList) if (t.status !== 'done') shown[t.id] = true;
-    const steps: Record<TurnId, StepView[]> = {};
-    for (const turnId of Object.keys(shown)) {
-      const records = await store.listSteps(turnId);
-      steps[turnId] = records.sort((a, b) => a.step - b.step).map(stepView);
-    }
-    return { messages, turns, steps };
+  /** Keeps the steps of the shown turns live; resubscribes only when that set of turns changes. */
+  private watchSteps(agentId: AgentId, turnIds: TurnId[]): void {
+    const key = turnIds.join(',');
+    if (key === this.stepsKey && this.stepsSubscription) return;
+    this.stepsKey = key;
+    this.stepsSubscription?.unsubscribe();
+    this.stepsSubscription = liveQuery(() =>
+      Promise.all(turnIds.map((id) => this.deps.store.listSteps(id))),
+    ).subscribe({
+      next: (lists) => {
+        if (this.agentId !== agentId) return;
+        const steps: Record<TurnId, StepView[]> = {};
+        turnIds.forEach((id, i) => {
+          steps[id] = [...(lists[i] ?? [])].sort((a, b) => a.step - b.step).map(stepView);
+        });
+        this.steps = steps;
+      },
+      error: (error: unknown) => console.error('steps live query failed', error),
+    });
   }
 
   private async checkElsewhere(turns: Record<TurnId, TurnRecord>): Promise<void> {

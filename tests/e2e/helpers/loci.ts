@@ -8,7 +8,12 @@ import type { Page } from '@playwright/test';
 const require = createRequire(import.meta.url);
 
 /** One model step as the step schema requires it. */
-export function step(fn: string, args: Record<string, unknown>, heartbeat = false, thinking = ''): string {
+export function step(
+  fn: string,
+  args: Record<string, unknown>,
+  heartbeat = false,
+  thinking = '',
+): string {
   return JSON.stringify({ thinking, function: fn, arguments: args, request_heartbeat: heartbeat });
 }
 
@@ -18,8 +23,11 @@ export const reply = (message: string): string => step('send_message', { message
 interface LociWindow {
   __loci?: {
     llm: { pushScripted(...outputs: string[]): Promise<void> };
+    configureScripted(config: Record<string, unknown>): void;
     loadModel(modelId?: string): Promise<boolean>;
-    agents: { create(input: { name: string; kind: string; persona?: string }): Promise<{ id: string }> };
+    agents: {
+      create(input: { name: string; kind: string; persona?: string }): Promise<{ id: string }>;
+    };
   };
 }
 
@@ -37,7 +45,10 @@ export async function loadScriptedModel(page: Page): Promise<void> {
 
 /** Queues model steps in the scripted engine (in the LLM worker). */
 export async function script(page: Page, ...outputs: string[]): Promise<void> {
-  await page.evaluate((o) => (window as unknown as LociWindow).__loci!.llm.pushScripted(...o), outputs);
+  await page.evaluate(
+    (o) => (window as unknown as LociWindow).__loci!.llm.pushScripted(...o),
+    outputs,
+  );
 }
 
 /** Creates an agent through the state (fast path for tests that are not about agents). */
@@ -60,10 +71,93 @@ export async function createAgent(page: Page, name: string, persona?: string): P
 export async function seriousViolations(page: Page): Promise<{ id: string; nodes: string[] }[]> {
   await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
   return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: {
+          run(): Promise<{
+            violations: { id: string; impact: string; nodes: { target: string[] }[] }[];
+          }>;
+        };
+      }
+    ).axe;
     const result = await axe.run();
     return result.violations
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')
       .map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.target.join(' ')) }));
   });
+}
+
+/** Sets the scripted engine's config (e.g. a small window) and loads it. */
+export async function loadScriptedModelWith(
+  page: Page,
+  config: Record<string, unknown>,
+): Promise<void> {
+  await waitForLoci(page);
+  await page.evaluate(
+    (c) => (window as unknown as LociWindow).__loci!.configureScripted(c),
+    config,
+  );
+  await loadScriptedModel(page);
+}
+
+/** Sends a message with the composer and waits until the turn has ended. */
+export async function send(page: Page, text: string): Promise<void> {
+  const box = page.getByRole('textbox', { name: 'Message' });
+  await box.fill(text);
+  await box.press('Enter');
+  await page.getByRole('button', { name: 'Send' }).waitFor({ state: 'visible', timeout: 30_000 });
+}
+
+/** The "used / window tokens" text of the context bar. */
+export async function contextTotal(page: Page): Promise<string> {
+  return (await page.locator('.context-bar .total').first().innerText()).trim();
+}
+
+/** Closes the "ready to work offline" toast so it does not cover screenshots. */
+export async function dismissToast(page: Page): Promise<void> {
+  const toast = page.getByTestId('offline-ready');
+  if (await toast.isVisible()) await toast.getByRole('button', { name: 'OK' }).click();
+}
+
+/** Gives an agent a larger reply reserve, so a long scripted reply streams for seconds. */
+export async function setReplyReserve(
+  page: Page,
+  agentId: string,
+  replyReserve: number,
+): Promise<void> {
+  await page.evaluate(
+    async ({ agentId, replyReserve }) => {
+      const store = (
+        window as unknown as {
+          __loci: {
+            store: {
+              getAgent(id: string): Promise<{ budgets: object } | undefined>;
+              apply(c: object): Promise<unknown>;
+            };
+          };
+        }
+      ).__loci.store;
+      const agent = await store.getAgent(agentId);
+      if (!agent) throw new Error(`no agent ${agentId}`);
+      await store.apply({ agents: [{ ...agent, budgets: { ...agent.budgets, replyReserve } }] });
+    },
+    { agentId, replyReserve },
+  );
+}
+
+/** A long reply (≈ 12 tokens a sentence) that takes seconds to stream. */
+export function longText(label: string, sentences: number): string {
+  return Array.from({ length: sentences }, (_, i) => `${label} ${i + 1} of a long answer.`).join(
+    ' ',
+  );
+}
+
+/** Waits, checking every frame, until the streaming bubble shows `text` (a stream lasts seconds). */
+export async function waitForStreaming(page: Page, text: string): Promise<void> {
+  await page.waitForFunction(
+    (t) =>
+      document.querySelector('[data-testid="streaming-reply"]')?.textContent?.includes(t) ?? false,
+    text,
+    { polling: 'raf', timeout: 30_000 },
+  );
 }
