@@ -135,9 +135,12 @@ describe('LLM worker handlers + WorkerLlmEngine (scripted engine across the RPC)
       onDelta: () => {},
     });
     await new Promise((r) => setTimeout(r, 5));
+    let lost = 0;
+    engine.onCrash(() => (lost += 1));
     state.crash('out of memory');
     await expect(call).rejects.toMatchObject({ code: 'worker_crashed' });
     expect(engine.modelId).toBeNull();
+    expect(lost).toBe(1);
     rpc.restart();
     await engine.load('scripted-llama3');
     expect(engine.modelId).toBe('scripted-llama3');

@@ -142,6 +142,30 @@ describe('ModelManager', () => {
     expect(f.manager.getState().models).toEqual({});
   });
 
+  it('E19: when the worker crashes, the loaded model shows as cached again (not loaded)', async () => {
+    let crash = () => {};
+    const manager = new ModelManager({
+      loader: {
+        modelId: null,
+        load: async () => {},
+        cancelLoad: () => {},
+        onCrash: (listener) => {
+          crash = listener;
+          return () => {};
+        },
+      },
+      cache: { has: async () => true, remove: async () => {}, bytes: async () => 5 * MB },
+      now: () => 0,
+    });
+    await manager.download('m');
+    expect(manager.getState()).toMatchObject({ loaded: 'm', models: { m: { type: 'loaded' } } });
+    crash();
+    expect(manager.getState()).toMatchObject({
+      loaded: null,
+      models: { m: { type: 'cached', bytes: 5 * MB } },
+    });
+  });
+
   it('E19: a second download while one runs is refused', async () => {
     const f = fakes();
     const first = f.manager.download('a');

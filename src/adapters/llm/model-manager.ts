@@ -37,6 +37,8 @@ export interface ModelLoader {
   load(modelId: string, onProgress?: (p: LoadProgress) => void): Promise<void>;
   /** Stops a load in progress (terminates the worker). */
   cancelLoad(): void;
+  /** Called when the engine loses its model (worker crash, GPU device lost); returns unsubscribe. */
+  onCrash?(listener: () => void): () => void;
 }
 
 /** The model cache (web-llm's Cache Storage in the app). */
@@ -69,7 +71,18 @@ export class ModelManager {
   private samples: { at: number; bytes: number }[] = [];
   private cancelled = false;
 
-  constructor(private readonly deps: ModelManagerDeps) {}
+  constructor(private readonly deps: ModelManagerDeps) {
+    // A crashed worker takes the loaded model with it: the weights stay cached, so it shows as
+    // "cached" (ready to load again) rather than "loaded".
+    deps.loader.onCrash?.(() => {
+      const lost = this.state.loaded;
+      if (!lost) return;
+      const previous = this.state.models[lost];
+      const bytes = previous && 'bytes' in previous ? previous.bytes : 0;
+      this.patch({ loaded: null });
+      if (this.state.busy !== lost) this.setModel(lost, { type: 'cached', bytes });
+    });
+  }
 
   /** Calls `listener` now and on every change; returns the unsubscribe function. */
   subscribe(listener: (state: ModelManagerState) => void): () => void {

@@ -37,11 +37,27 @@ export class WorkerLlmEngine implements LlmEngine {
     private readonly rpc: RpcClient<LlmApi>,
     private options: WorkerLlmEngineOptions = {},
   ) {
-    rpc.onCrash(() => this.forget());
+    rpc.onCrash(() => this.lose());
+  }
+
+  private readonly lostListeners = new Set<() => void>();
+
+  private lose(): void {
+    this.forget();
+    for (const listener of this.lostListeners) listener();
   }
 
   get modelId(): string | null {
     return this.loaded;
+  }
+
+  /**
+   * Subscribes to the model being lost: a worker crash, or the GPU device lost mid-generation
+   * (the worker is then restarted, since web-llm must reload anyway). Returns the unsubscribe.
+   */
+  onCrash(listener: () => void): () => void {
+    this.lostListeners.add(listener);
+    return () => this.lostListeners.delete(listener);
   }
 
   /** Switches between web-llm and the scripted engine (e2e) for the next load. */
@@ -79,20 +95,28 @@ export class WorkerLlmEngine implements LlmEngine {
   async complete(request: CompletionRequest): Promise<CompletionResult> {
     if (!this.loaded) throw new AppError('model_not_loaded', 'No chat model is loaded.');
     const { onDelta, signal } = request;
-    return this.rpc.call(
-      'complete',
-      {
-        messages: request.messages,
-        maxTokens: request.maxTokens,
-        ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
-        ...(request.jsonSchema ? { jsonSchema: request.jsonSchema } : {}),
-        stream: onDelta !== undefined,
-      },
-      {
-        ...(signal ? { signal } : {}),
-        ...(onDelta ? { onEvent: (e: { text: string }) => onDelta(e.text) } : {}),
-      },
-    );
+    return this.rpc
+      .call(
+        'complete',
+        {
+          messages: request.messages,
+          maxTokens: request.maxTokens,
+          ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+          ...(request.jsonSchema ? { jsonSchema: request.jsonSchema } : {}),
+          stream: onDelta !== undefined,
+        },
+        {
+          ...(signal ? { signal } : {}),
+          ...(onDelta ? { onEvent: (e: { text: string }) => onDelta(e.text) } : {}),
+        },
+      )
+      .catch((error: unknown) => {
+        if (error instanceof AppError && error.code === 'device_lost') {
+          this.rpc.restart();
+          this.lose();
+        }
+        throw error;
+      });
   }
 
   async interrupt(): Promise<void> {
