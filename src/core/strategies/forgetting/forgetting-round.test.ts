@@ -33,8 +33,9 @@ function stateWith(short: ForgettingItem[], long: ForgettingItem[] = []): Forget
 describe('forgettingRound', () => {
   const settings = defaultForgettingSettings();
 
-  it('F3: F accumulates tanh(R̂ − R) each round', () => {
-    let state = stateWith([item('a', 'the cat sat on the mat')]);
+  it('F3: F accumulates tanh(R̂ − R) each round, and the input state is never mutated', () => {
+    let state = stateWith([Object.freeze(item('a', 'the cat sat on the mat'))]);
+    Object.freeze(state.items);
     state = forgettingRound(state, 'quantum chromodynamics', settings);
     expect(state.items.a!.relevance).toBe(0.5);
     expect(state.items.a!.forget).toBeCloseTo(Math.tanh(0.1), 12);

@@ -7,7 +7,7 @@
  * so an item forgotten in step 1 cannot be recalled in step 2 of the same round (F3).
  */
 import type { ForgettingSettings } from '../../model';
-import type { ForgettingState } from './forgetting-state';
+import type { ForgettingItem, ForgettingState } from './forgetting-state';
 import { itemBody } from './forgetting-state';
 import { relevanceScores } from './relevance';
 
@@ -29,12 +29,12 @@ export function forgettingRound(
     }),
     settings.maxGram,
   );
-  const items = { ...state.items };
+  // Every item is copied once here and only that fresh copy is updated below.
+  const items: Record<string, ForgettingItem> = {};
   ids.forEach((id, i) => {
-    const item = items[id];
-    const score = scores[i];
-    if (item !== undefined && score !== undefined)
-      items[id] = { ...item, relevance: score.relevance };
+    const item = state.items[id];
+    if (item !== undefined)
+      items[id] = { ...item, relevance: scores[i]?.relevance ?? item.relevance };
   });
 
   // (1) short-term: accumulate F; forget at F ≥ F₀ unless pinned.
@@ -48,7 +48,7 @@ export function forgettingRound(
       continue;
     }
     const f = item.forget + Math.tanh(settings.relevanceTarget - item.relevance);
-    items[id] = { ...item, forget: f };
+    item.forget = f;
     if (f >= settings.forgetThreshold) forget.push(id);
     else shortTerm.push(id);
   }
@@ -60,7 +60,7 @@ export function forgettingRound(
     const item = items[id];
     if (item === undefined) continue;
     if (item.relevance >= settings.recallThreshold) {
-      items[id] = { ...item, forget: FRESH_FORGET_VALUE };
+      item.forget = FRESH_FORGET_VALUE;
       shortTerm.push(id);
       recalled.push(id);
     } else {
