@@ -103,7 +103,7 @@ describe('queue manager', () => {
         );
       });
     }
-  });
+  }, 120_000);
 
   it('C10: the model writes the recursive summary from the previous summary and the evicted messages', async () => {
     const seen: string[] = [];

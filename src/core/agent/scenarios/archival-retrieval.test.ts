@@ -131,7 +131,7 @@ describe('scenarios: archival retrieval', () => {
       );
       expect(searches.length).toBeGreaterThanOrEqual(chain.depth + 2);
     }
-  });
+  }, 120_000);
 
   it('A13 T4 (c): with decoy mentions of each key, the model pages on to find the pair', async () => {
     const task = kvTask(77);
@@ -158,7 +158,7 @@ describe('scenarios: archival retrieval', () => {
       expect(outcome.replies, `depth ${chain.depth}`).toEqual([`The value is ${chain.answer}.`]);
     }
     expect(Math.max(...pages)).toBeGreaterThan(1);
-  });
+  }, 120_000);
 
   it('A13 T11 (d): document Q&A over archival passages cites the passage ids', async () => {
     const facts = [
@@ -217,5 +217,5 @@ describe('scenarios: archival retrieval', () => {
       const year = /\d{4}/.exec(rest)?.[0];
       expect(outcome.replies).toEqual([`Answer: ${year} [p:${goldId}]`]);
     }
-  });
+  }, 120_000);
 });

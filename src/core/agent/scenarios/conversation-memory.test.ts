@@ -78,7 +78,7 @@ describe('scenarios: conversation memory', () => {
     expect(first?.inContext).toBe(false);
     for (const e of events)
       if (e.type === 'context.planned') expect(e.plan.total).toBeLessThanOrEqual(4096);
-  });
+  }, 120_000);
 
   it('T4 T8 (b): conversation_search pages through results to find an old detail', async () => {
     const searched: number[] = [];
@@ -125,7 +125,7 @@ describe('scenarios: conversation memory', () => {
     expect(outcome.replies).toEqual(['Your locker code is 4471.']);
     expect(searched.length).toBeGreaterThan(1);
     expect(searched).toEqual(searched.map((_, i) => i + 1));
-  });
+  }, 120_000);
 
   it('C6 C7 (f): at memory pressure the model saves to archival before the flush', async () => {
     const rule = (r: CompletionRequest): string => {
@@ -169,5 +169,5 @@ describe('scenarios: conversation memory', () => {
     const saved = passages.map((p) => p.text).join(' ');
     // Every user fact the flush evicted had been saved to archival first.
     for (const m of evicted.filter((e) => e.role === 'user')) expect(saved).toContain(m.text);
-  });
+  }, 120_000);
 });
