@@ -225,3 +225,23 @@ describe('scenarios: robustness', () => {
     );
   });
 });
+
+describe('scenarios: streaming', () => {
+  it('A9: with the scripted engine streaming in chunks, each streamed text extends the last', async () => {
+    const text = 'Bonjour "Ana" — 你好！\nSee you at 9:30.';
+    const stack = await createRealStack({ dbName: 'scenario-stream', rule: () => reply(text) });
+    const streamed: string[] = [];
+    const outcome = await runTurn(
+      stack.deps,
+      stack.agent.id,
+      { type: 'user_message', text: 'Hi' },
+      { onEvent: (e) => e.type === 'message.streamed' && streamed.push(e.text) },
+    );
+    expect(outcome.replies).toEqual([text]);
+    expect(streamed.length).toBeGreaterThan(3);
+    expect(streamed.at(-1)).toBe(text);
+    for (let i = 1; i < streamed.length; i += 1) {
+      expect(streamed[i]?.startsWith(streamed[i - 1] ?? '')).toBe(true);
+    }
+  });
+});
