@@ -77,9 +77,11 @@ const INDEX_BATCH = 64;
  *
  * Because everything is written in that one change set, a cancel (via `signal`), a crash or a
  * failure before it leaves nothing behind (ADR 0050); a cancel after it is too late and the
- * outcome is `imported`. Faults — unreadable file, embedder failure, storage errors — reject with
- * an `AppError` (`document_parse_failed`, `embedder_failed`, `storage_*`). If indexing fails after
- * the commit, the document is stored and `MemorySearch.loadAgent` indexes it on the next load.
+ * outcome is `imported`. With `commitEvery` the passages are written in batches instead, and a
+ * cancel or failure deletes what was written (spec D39). Faults — unreadable file, embedder
+ * failure, storage errors — reject with an `AppError` (`document_parse_failed`,
+ * `embedder_failed`, `storage_*`). If indexing fails after the commit, the document is stored
+ * and `MemorySearch.loadAgent` indexes it on the next load.
  */
 export async function ingestDocument(
   deps: IngestDeps,
