@@ -24,6 +24,7 @@ export const DEFAULT_PROMPT_LENGTHS: PromptLengths = {
 export function stepSystemPrompt(mode: WriterMode, lengths: PromptLengths): string {
   const common = [
     'Because you cannot see everything written so far, you keep a short-term memory: a brief summary of the key facts (characters, places, what happened, open threads).',
+    'Write in the language of the topic and outline (a Chinese topic gets a Chinese story).',
     'Reply with one JSON object with these keys:',
   ];
   if (mode === 'fiction') {
