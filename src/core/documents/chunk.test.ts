@@ -111,6 +111,20 @@ describe('chunkDocument', () => {
     }
   });
 
+  it("D13: inside one over-long sentence the overlap is the previous chunk's last words", () => {
+    const words = Array.from({ length: 400 }, (_, i) => `word${i}`).join(' ');
+    const d = doc([{ text: words }]);
+    const chunks = chunkDocument(d);
+    expect(chunks.length).toBeGreaterThan(3);
+    for (let k = 1; k < chunks.length; k += 1) {
+      const prev = chunks[k - 1] as DocumentChunk;
+      const cur = chunks[k] as DocumentChunk;
+      const shared = d.text.slice(cur.start, prev.end);
+      expect(shared).toMatch(/^word\d+( word\d+)*$/);
+      expect(estimateTokens(shared)).toBeLessThanOrEqual(DEFAULT_CHUNK_OPTIONS.overlapTokens);
+    }
+  });
+
   it('D14: a chunk never crosses a heading or page section, and records its page and heading path', () => {
     const d = doc([
       { heading: ['Guide', 'Install'], text: `## Install\n\n${english(3, 'setup')}` },
