@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import type { Passage } from '../../../core/model';
+import { formatBytes } from './format-bytes';
+import { passageSource } from './passage-source';
+
+const passage = (source: Passage['source']): Passage => ({
+  id: 'p 1',
+  agentId: 'a1',
+  text: 't',
+  source,
+  tags: [],
+  at: 0,
+  embedding: null,
+  embeddingModel: null,
+  dimension: 0,
+});
+
+describe('passageSource', () => {
+  it('U57: a document passage links to its place in the documents screen', () => {
+    const src = passageSource(
+      passage({
+        type: 'document',
+        documentId: 'doc/7',
+        chunk: 3,
+        page: 2,
+        start: 0,
+        end: 10,
+        heading: 'Intro',
+      }),
+    );
+    expect(src).toEqual({
+      text: 'Document · Intro · page 2 · chunk 3',
+      href: '#/documents?doc=doc%2F7&passage=p%201',
+    });
+  });
+
+  it('U57: memories and imports say who wrote them and have no link', () => {
+    expect(passageSource(passage({ type: 'memory', turnId: 't1' }))).toEqual({
+      text: 'Saved by the model during a turn',
+    });
+    expect(passageSource(passage({ type: 'import', note: 'by you' }))).toEqual({
+      text: 'Added: by you',
+    });
+  });
+});
+
+describe('formatBytes', () => {
+  it('U58: sizes read in binary units, and nonsense reads as a dash', () => {
+    expect(formatBytes(512)).toBe('512 B');
+    expect(formatBytes(1536)).toBe('1.5 KB');
+    expect(formatBytes(10 * 1024 ** 3)).toBe('10.0 GB');
+    expect(formatBytes(Number.NaN)).toBe('—');
+  });
+});
