@@ -194,6 +194,17 @@ plainTest(
   },
 );
 
+test('W5: a real worker that throws rejects every pending call with worker_crashed, and restarts', async ({
+  page,
+  externalRequests,
+}) => {
+  await openHarness(page);
+  const result = await page.evaluate(() => window.__engines!.crashingWorker());
+  expect(result.first).toEqual(['worker_crashed', 'worker_crashed']);
+  expect(result.afterRestart).toEqual(['worker_crashed', 'worker_crashed']);
+  expect(externalRequests).toEqual([]);
+});
+
 test.describe('the Models screen', () => {
   test('E3: with no GPU the catalog renders every model as "won\'t run" with the reason', async ({
     page,

@@ -9,6 +9,8 @@ import { createWebLlmModelCache } from '../../../src/adapters/llm/webllm/webllm-
 import { createWorkerLlmEngine } from '../../../src/adapters/llm/worker-llm-engine';
 import { judgeDevice } from '../../../src/core/capability/gpu-probe';
 import { AppError } from '../../../src/core/errors';
+import { RpcClient } from '../../../src/rpc/rpc-client';
+import { workerConnection } from '../../../src/rpc/worker-connection';
 
 // One LLM worker for the catalog and downloads, started by the first call (while online).
 const llm = createWorkerLlmEngine();
@@ -48,6 +50,25 @@ const engines = {
     } finally {
       clients.rpc.terminate();
     }
+  },
+
+  /** A real Worker that throws on every call: every pending call must reject with worker_crashed. */
+  async crashingWorker() {
+    const source =
+      'self.onmessage = (e) => { if (e.data.type === "call") throw new Error("boom"); };';
+    const url = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
+    const rpc = new RpcClient<{ hang(args: null): Promise<never> }>(
+      workerConnection(() => new Worker(url)),
+    );
+    const codes = async () =>
+      (await Promise.allSettled([rpc.call('hang', null), rpc.call('hang', null)])).map((r) =>
+        r.status === 'rejected' ? AppError.from(r.reason).code : 'resolved',
+      );
+    const first = await codes();
+    rpc.restart();
+    const afterRestart = await codes();
+    rpc.terminate();
+    return { first, afterRestart };
   },
 
   async scriptedChat(prompt: string) {
