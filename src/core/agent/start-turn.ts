@@ -1,7 +1,8 @@
 /**
  * The first write of a turn (A4): the trigger message (and a session-start event when the user
  * returns after a gap) together with a `running` TurnRecord, in one transaction, before any
- * inference. A retry reuses the stored trigger message.
+ * inference. A retry reuses the stored trigger message when it is still the newest one in the
+ * queue, and asks it again (a copy at the end) otherwise.
  */
 import { AppError } from '../errors';
 import type { Agent, Message, TurnRecord } from '../model';
@@ -34,17 +35,50 @@ export async function startTurn(
       throw new AppError('not_found', `No turn ${trigger.turnId}.`);
     const [message] = await store.getMessages([old.triggerMessageId]);
     if (!message) throw new AppError('not_found', `The trigger of turn ${old.id} is gone.`);
+    const [newest] = await store.queryMessages(agent.id, {
+      roles: ['user', 'event'],
+      reverse: true,
+      limit: 1,
+    });
+    if (newest?.id === message.id && message.inContext) {
+      const turn: TurnRecord = {
+        id: turnId,
+        agentId: agent.id,
+        triggerMessageId: message.id,
+        status: 'running',
+        steps: 0,
+        startedAt: now,
+      };
+      await store.apply({ turns: [turn] });
+      return { turn, trigger: message };
+    }
+    // The conversation moved on (or the trigger was evicted): ask again at the end of the queue,
+    // so in-context messages stay a suffix and the plan pins the right message (A17).
+    const copy = newMessage(
+      {
+        id: ids.next('msg'),
+        agentId: agent.id,
+        role: message.role,
+        text: message.text,
+        speaker: message.speaker,
+        turnId,
+        at: now,
+      },
+      tokenizer,
+    );
     const turn: TurnRecord = {
       id: turnId,
       agentId: agent.id,
-      triggerMessageId: message.id,
+      triggerMessageId: copy.id,
       status: 'running',
       steps: 0,
       startedAt: now,
     };
-    // The trigger returns to the queue if a flush had evicted it.
-    await store.apply({ turns: [turn], inContext: { ids: [message.id], inContext: true } });
-    return { turn, trigger: { ...message, inContext: true } };
+    const applied = await store.apply({ messages: [copy], turns: [turn] });
+    await deps.search.indexMessages(applied.messages);
+    const stored = applied.messages[0];
+    if (!stored) throw new AppError('storage_failed', 'The retried message was not written.');
+    return { turn, trigger: stored };
   }
   const drafts = [];
   if (trigger.type === 'user_message') {

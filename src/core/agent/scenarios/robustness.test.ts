@@ -7,7 +7,13 @@ import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../errors';
 import type { CompletionRequest } from '../../ports/llm-engine';
-import { createAgentFixture, lastTurn, reply, step } from '../../../testing/agent-fixture';
+import {
+  createAgentFixture,
+  lastTurn,
+  lastUserText,
+  reply,
+  step,
+} from '../../../testing/agent-fixture';
 import { CounterIds } from '../../../testing/counter-ids';
 import { MemoryTurnLock } from '../../../testing/memory-turn-lock';
 import { createRealStack } from '../../../testing/real-stack';
@@ -243,5 +249,30 @@ describe('scenarios: streaming', () => {
     for (let i = 1; i < streamed.length; i += 1) {
       expect(streamed[i]?.startsWith(streamed[i - 1] ?? '')).toBe(true);
     }
+  });
+});
+
+describe('scenarios: retry after the conversation moved on', () => {
+  it('A17: retrying an older interrupted turn asks its message again at the end of the queue', async () => {
+    const fx = await createAgentFixture({ rule: (r) => reply(`re: ${lastUserText(r)}`) });
+    const first = await runTurn(fx.deps, fx.agent.id, {
+      type: 'user_message',
+      text: 'First question',
+    });
+    // Pretend it was cut off, then the user went on.
+    const turn = fx.store.turns.get(first.turnId ?? '');
+    if (!turn) throw new Error('no turn');
+    await fx.store.apply({ turns: [{ ...turn, status: 'running' }] });
+    await recoverInterruptedTurns(fx.store, fx.agent.id);
+    await runTurn(fx.deps, fx.agent.id, { type: 'user_message', text: 'Second question' });
+    const retried = await retryTurn(fx.deps, fx.agent.id, turn.id);
+    expect(retried.replies).toEqual(['re: First question']);
+    const users = await fx.store.queryMessages(fx.agent.id, { roles: ['user'] });
+    expect(users.map((m) => m.text)).toEqual([
+      'First question',
+      'Second question',
+      'First question',
+    ]);
+    expect(fx.store.turns.get(retried.turnId ?? '')?.triggerMessageId).toBe(users[2]?.id);
   });
 });
