@@ -10,9 +10,9 @@ import { TopK } from './top-k';
 /** From this many vectors up, `mode: 'auto'` scans 1-bit codes and re-ranks (see ADR 0012). */
 export const AUTO_COMPRESSED_FROM = 50_000;
 /** Candidates re-ranked with full vectors after the Hamming scan, at least. */
-export const RERANK_MIN = 400;
+export const RERANK_MIN = 1000;
 /** …and at least this fraction of the rows (recall holds as n grows). */
-export const RERANK_FRACTION = 0.002;
+export const RERANK_FRACTION = 0.02;
 
 const KIND_CODE: Record<VectorKind, number> = { message: 0, passage: 1 };
 const KINDS: readonly VectorKind[] = ['message', 'passage'];
