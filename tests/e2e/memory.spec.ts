@@ -21,6 +21,12 @@ interface SeedWindow {
 
 const DAY = 86_400_000;
 
+/** Closes the "ready to work offline" toast so it does not cover the screenshots. */
+async function dismissToast(page: Page): Promise<void> {
+  const ok = page.getByRole('button', { name: 'OK', exact: true });
+  if (await ok.isVisible()) await ok.click();
+}
+
 /** Writes a small conversation (older messages out of context) and indexes it for search. */
 async function seedConversation(page: Page, agentId: string): Promise<void> {
   await page.evaluate(
@@ -85,6 +91,128 @@ test.describe('memory view', () => {
     await human.getByRole('textbox', { name: 'Edit block human' }).fill('x'.repeat(20_000));
     await expect(human.getByRole('button', { name: 'Save' })).toBeDisabled();
     expect(externalRequests).toEqual([]);
+  });
+
+  test('U55/U59: writes from outside this view appear live and are highlighted', async ({
+    page,
+  }) => {
+    await page.goto('/#/memory');
+    const agentId = await createAgent(page, 'Juniper');
+    await seedConversation(page, agentId);
+    const human = page.locator('article[data-block="human"]');
+    await expect(human).toBeVisible();
+    const queue = page.getByRole('region', { name: 'Message queue' });
+    await expect(queue).toContainText('4 in context');
+
+    // As the loop (or another tab) would write them: a block edit, an eviction, two summaries.
+    await page.evaluate(async (agentId) => {
+      const store = (window as unknown as SeedWindow).__loci.store as unknown as {
+        getBlock(a: string, l: string): Promise<{ version: number } & Record<string, unknown>>;
+        apply(changes: unknown): Promise<unknown>;
+      };
+      const block = await store.getBlock(agentId, 'human');
+      const version = block.version + 1;
+      const value = 'Sister: Maya (birthday 12 May).';
+      const source = { type: 'tool', turnId: 't1', step: 1, tool: 'core_memory_append' };
+      const summary = (version: number, text: string, toSeq: number) => ({
+        id: `sum-${version}`,
+        agentId,
+        version,
+        text,
+        fromSeq: 1,
+        toSeq,
+        method: 'extractive',
+        at: Date.now(),
+        tokens: 20,
+      });
+      await store.apply({
+        blocks: [
+          {
+            block: { ...block, value, version, updatedAt: Date.now() },
+            history: { agentId, label: 'human', version, value, source, at: Date.now() },
+          },
+        ],
+        inContext: { ids: ['seed-2', 'seed-3'], inContext: false },
+        summaries: [
+          summary(1, 'The user has a sister, Maya.', 2),
+          summary(2, 'The user has a sister, Maya, and a cat, Pixel.', 4),
+        ],
+      });
+    }, agentId);
+
+    await expect(human.locator('.value')).toHaveText('Sister: Maya (birthday 12 May).');
+    await expect(human).toHaveClass(/lit/);
+    await expect(queue).toContainText('2 in context');
+    await expect(queue).toHaveClass(/lit/);
+    const summary = page.getByRole('region', { name: 'Recursive summary' });
+    await expect(summary).toHaveClass(/lit/);
+    await expect(summary).toContainText('and a cat, Pixel.');
+    await expect(summary).toContainText('Covers messages #1–#4.');
+    await summary.getByText('Versions (2)').click();
+    await expect(summary.locator('ins').first()).toContainText('and a cat, Pixel');
+    // The highlight goes out by itself.
+    await expect(human).not.toHaveClass(/lit/, { timeout: 6000 });
+    await human.getByRole('button', { name: /History/ }).click();
+    await expect(human.getByRole('list', { name: 'History of block human' })).toContainText(
+      'by the model (core_memory_append, step 1)',
+    );
+  });
+
+  test('U62: with the forgetting strategy the containers show R and F, and forget now moves an item', async ({
+    page,
+  }) => {
+    await page.goto('/#/memory');
+    const agentId = await createAgent(page, 'Juniper');
+    await page.evaluate(async (agentId) => {
+      const store = (window as unknown as SeedWindow).__loci.store as unknown as {
+        getAgent(id: string): Promise<Record<string, unknown>>;
+        apply(changes: unknown): Promise<unknown>;
+        setSetting(key: string, value: unknown): Promise<void>;
+      };
+      const agent = await store.getAgent(agentId);
+      await store.apply({ agents: [{ ...agent, strategy: 'forgetting' }] });
+      const item = (id: string, text: string, relevance: number, forget: number) => ({
+        id,
+        lines: [{ role: 'user', text }],
+        fromSeq: 1,
+        toSeq: 2,
+        at: Date.now(),
+        relevance,
+        forget,
+        pinned: false,
+      });
+      await store.setSetting(`strategy:forgetting:${agentId}`, {
+        version: 1,
+        lastSeq: 4,
+        rounds: 2,
+        roundId: null,
+        items: {
+          a: item('a', 'I like green tea.', 0.73, 0.42),
+          b: item('b', 'My cat is Pixel.', 0.5, 1.6),
+        },
+        shortTerm: ['a'],
+        longTerm: ['b'],
+        forget: [],
+        lastMoves: { added: [], forgotten: [], recalled: [] },
+      });
+    }, agentId);
+    const box = page.getByRole('region', { name: 'Forgetting curve' });
+    await expect(box).toContainText('Short-term (1)');
+    await expect(box).toContainText('R 0.73');
+    await expect(box).toContainText('F 0.42');
+    await box.getByRole('button', { name: 'Forget now' }).click();
+    await expect(box).toContainText('Short-term (0)');
+    await expect(box).toContainText('Long-term (2)');
+    const stored = await page.evaluate(
+      (key) =>
+        (
+          (window as unknown as SeedWindow).__loci.store as unknown as {
+            getSetting(k: string): Promise<{ longTerm: string[] }>;
+          }
+        ).getSetting(key),
+      `strategy:forgetting:${agentId}`,
+    );
+    expect(stored.longTerm).toEqual(['b', 'a']);
   });
 
   test('U56: recall search by words, meaning and both, with a date filter and totals', async ({
@@ -206,11 +334,11 @@ test.describe('memory view', () => {
       /out/,
     );
 
-    const toast = page.getByRole('button', { name: 'OK' });
-    if (await toast.isVisible()) await toast.click();
+    await dismissToast(page);
 
     await shoot(page, 'memory-1280x800');
     await page.setViewportSize({ width: 390, height: 844 });
+    await dismissToast(page);
     await shoot(page, 'memory-390x844');
     // Nothing sticks out sideways on a phone.
     expect(

@@ -48,6 +48,12 @@ async function setHuman(page: Page, agentId: string, value: string): Promise<voi
   );
 }
 
+/** Closes the "ready to work offline" toast so it does not cover the screenshots. */
+async function dismissToast(page: Page): Promise<void> {
+  const ok = page.getByRole('button', { name: 'OK', exact: true });
+  if (await ok.isVisible()) await ok.click();
+}
+
 const human = (page: Page, agentId: string) =>
   page.evaluate(
     async (id) =>
@@ -80,6 +86,30 @@ test.describe('settings', () => {
     const again = page.getByRole('form', { name: /Context of “Juniper”/ });
     await expect(again.getByRole('radio', { name: /Forgetting curve/ })).toBeChecked();
     await expect(again.getByRole('checkbox', { name: /Automatic recall/ })).not.toBeChecked();
+    expect(externalRequests).toEqual([]);
+  });
+
+  test('U73: choosing an embedding model saves the choice and downloads nothing', async ({
+    page,
+    externalRequests,
+  }) => {
+    await page.goto('/#/settings');
+    await createAgent(page, 'Juniper');
+    const group = page.getByRole('group', { name: 'Embedding model (search by meaning)' });
+    await group.getByRole('radio', { name: /MiniLM L6/ }).check();
+    await expect(group.getByRole('status')).toContainText('Saved: MiniLM L6');
+    const saved = await page.evaluate(() =>
+      (
+        window as unknown as { __loci: { store: { getSetting(k: string): Promise<unknown> } } }
+      ).__loci.store.getSetting('embed.modelId'),
+    );
+    expect(saved).toBe('Xenova/all-MiniLM-L6-v2');
+    await page.reload();
+    await expect(
+      page
+        .getByRole('group', { name: 'Embedding model (search by meaning)' })
+        .getByRole('radio', { name: /MiniLM L6/ }),
+    ).toBeChecked();
     expect(externalRequests).toEqual([]);
   });
 
@@ -199,13 +229,13 @@ test.describe('settings', () => {
     await expect(tiers.locator('tr[data-tier="agents"] td').first()).toHaveText('1');
     await expect(tiers.locator('tr[data-tier="blocks"] td').first()).toHaveText('2');
 
-    const toast = page.getByRole('button', { name: 'OK' });
-    if (await toast.isVisible()) await toast.click();
+    await dismissToast(page);
     await shoot(page, 'settings-storage-1280x800');
     const top = () => page.locator('main').evaluate((el) => el.scrollTo(0, 0));
     await top();
     await shoot(page, 'settings-1280x800');
     await page.setViewportSize({ width: 390, height: 844 });
+    await dismissToast(page);
     await top();
     await shoot(page, 'settings-390x844');
     // Nothing sticks out sideways on a phone.
