@@ -337,6 +337,10 @@ test.describe('memory view', () => {
     await dismissToast(page);
 
     await shoot(page, 'memory-1280x800');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await shoot(page, 'memory-1280x800-dark');
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.emulateMedia({ colorScheme: 'light' });
     await page.setViewportSize({ width: 390, height: 844 });
     await dismissToast(page);
     await shoot(page, 'memory-390x844');
