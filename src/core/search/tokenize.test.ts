@@ -27,4 +27,17 @@ describe('tokenize', () => {
   it('R1: full-width letters and digits are normalised', () => {
     expect(tokenize('ＡＢＣ ２０２４')).toEqual(['abc', '2024']);
   });
+
+  it('R1: the fast path for space-separated text splits exactly like Intl.Segmenter', () => {
+    const samples = [
+      "It's 3.14, not 3,14 — e.g. the U.S.A's well-known foo_bar; naïve café résumé!",
+      'Numbers 1,000,000 and 2024-05-01, emails ana@example.com, urls https://x.org/a?b=c',
+      "Don’t stop… won't; 'quoted' \"double\" (paren) [brackets] {braces} #tag @name 😀 ok",
+      'Ελληνικά и русский текст, 한국어 문장, العربية',
+    ];
+    for (const text of samples) {
+      // A Han character sends the whole text through the segmenter: compare the two paths.
+      expect(tokenize(`${text} 猫`)).toEqual([...tokenize(text), '猫']);
+    }
+  });
 });
