@@ -1,0 +1,63 @@
+import { test, expect } from './fixtures';
+import { createAgent } from './helpers/loci';
+
+test.describe('models screen', () => {
+  test('U31/U32: without WebGPU it says so at the top; the catalog shows verdicts and sizes', async ({
+    page,
+    externalRequests,
+  }) => {
+    await page.goto('/#/models');
+    const banner = page.getByTestId('no-webgpu-banner');
+    await expect(banner).toContainText('The chat model cannot run on this device');
+    await expect(banner).toContainText('Memory, documents and search stay usable');
+    const rows = page.getByTestId('model-row');
+    await expect(rows.first()).toBeVisible();
+    expect(await rows.count()).toBeGreaterThan(3);
+    for (const row of await rows.all()) {
+      await expect(row).toHaveAttribute('data-verdict', 'wont_run');
+      await expect(row).toContainText("Won't run");
+      await expect(row).toContainText(/download about [\d.]+ (GB|MB)/);
+    }
+    await expect(page.getByTestId('storage-used')).toContainText(/of .* available|Unknown/);
+    await expect(page.getByTestId('loaded-model')).toHaveText('None');
+    expect(externalRequests).toEqual([]);
+  });
+
+  test('U33: a download attempted offline fails with a clear message; online it loads and can be deleted', async ({
+    page,
+    context,
+    externalRequests,
+  }) => {
+    await page.goto('/#/models');
+    const row = page.getByTestId('model-row').first();
+    await expect(row).toBeVisible();
+    const label = (await row.locator('h3').innerText()).replace('Recommended', '').trim();
+    await context.setOffline(true);
+    await row.getByRole('button', { name: /^Download anyway/ }).click();
+    const error = page.getByTestId('model-error');
+    await expect(error).toHaveAttribute('data-code', 'network_unavailable');
+    await expect(error).toContainText('There is no network connection');
+    await expect(error).toContainText('once downloaded, models work offline');
+    await context.setOffline(false);
+
+    // Online, the e2e build's scripted engine stands in for web-llm: the load completes at once.
+    await row.getByRole('button', { name: /^(Download anyway|Try again)/ }).click();
+    await expect(row.getByTestId('model-state')).toContainText('Loaded and ready to chat');
+    await expect(page.getByTestId('loaded-model')).toHaveText(label);
+    await expect(error).toHaveCount(0);
+
+    // A downloaded model can be deleted. (Not clicked here: web-llm's delete reads the model's
+    // tensor-cache.json, which the scripted stand-in never cached, so it would go to the network.)
+    await expect(row.getByRole('button', { name: `Delete ${label}` })).toBeVisible();
+
+    // The chat now has a model: no "go to Models" notice, and the composer is enabled.
+    await createAgent(page, 'Juniper');
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Chat' })
+      .click();
+    await expect(page.getByRole('textbox', { name: 'Message' })).toBeEnabled();
+    await expect(page.getByTestId('no-model')).toHaveCount(0);
+    expect(externalRequests).toEqual([]);
+  });
+});
