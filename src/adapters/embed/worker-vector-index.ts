@@ -11,6 +11,14 @@ import type { RpcClient } from '../../rpc/rpc-client';
 export class WorkerVectorIndex implements VectorIndex {
   constructor(private readonly rpc: RpcClient<EmbedApi>) {}
 
+  /**
+   * Subscribes to embed-worker crashes: the matrix lived in the worker and is gone, so the caller
+   * reloads the agent's vectors (e.g. `MemorySearch.loadAgent`). Returns the unsubscribe.
+   */
+  onCrash(listener: () => void): () => void {
+    return this.rpc.onCrash(() => listener());
+  }
+
   add(entries: VectorEntry[]): Promise<void> {
     return this.rpc.call('vectorAdd', { entries });
   }
