@@ -204,7 +204,12 @@ export function validateBackup(value: unknown): Result<DecodedBackup, BackupProb
   } catch (error) {
     if (error instanceof CheckFailure) {
       const path = error.path.replace(/^\$\.?/, '') || '$';
-      return err({ code: 'backup_invalid', path, message: `${path} ${error.message}.` });
+      const subject = path === '$' ? 'the file' : path;
+      return err({
+        code: 'backup_invalid',
+        path,
+        message: `Invalid backup: ${subject} ${error.message}.`,
+      });
     }
     throw error;
   }
