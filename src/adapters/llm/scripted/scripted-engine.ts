@@ -194,13 +194,14 @@ export class ScriptedEngine implements LlmEngine {
     }
     const ids = llama3Encode(text);
     const out: string[] = [];
-    let emitted = '';
-    for (let i = 1; i <= ids.length; i += 1) {
-      const prefix = llama3Decode(ids.slice(0, i));
+    let pending: number[] = [];
+    for (const [i, id] of ids.entries()) {
+      pending.push(id);
+      const piece = llama3Decode(pending);
       // A byte-level token can end inside a multi-byte character; wait for the rest of it.
-      if (prefix.endsWith('\uFFFD') && i < ids.length) continue;
-      out.push(prefix.slice(emitted.length));
-      emitted = prefix;
+      if (piece.endsWith('\uFFFD') && i < ids.length - 1) continue;
+      out.push(piece);
+      pending = [];
     }
     return out.filter((piece) => piece.length > 0);
   }
