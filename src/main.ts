@@ -10,6 +10,8 @@
 import { mount } from 'svelte';
 import './ui/theme.css';
 import App from './ui/App.svelte';
+import { openDocumentSource } from './adapters/documents/open-document-source';
+import { loadBrowserPdfjs } from './adapters/documents/pdfjs-browser';
 import { createEmbedWorkerClients } from './adapters/embed/worker-embedder';
 import { findEmbedModel, FIXTURE_EMBED } from './adapters/embed/embed-models';
 import { probeWebGpu } from './adapters/gpu/webgpu-probe';
@@ -33,9 +35,11 @@ import { createForgettingStrategy } from './core/strategies/forgetting';
 import { createRecencyStrategy } from './core/strategies/recency';
 import { createWindowStrategy } from './core/strategies/window';
 import type { MemoryServices, AppServices } from './ui/services';
+import { takeSharedContent } from './ui/components/documents/share-target';
 import { AgentsState } from './ui/state/agents.svelte';
 import { ChatSession } from './ui/state/chat-session.svelte';
 import { DeviceState } from './ui/state/device.svelte';
+import { DocumentsState } from './ui/state/documents.svelte';
 import { Highlights } from './ui/state/highlights.svelte';
 import { ModelManagerView } from './ui/state/model-manager.svelte';
 import { PwaState } from './ui/state/pwa.svelte';
@@ -52,6 +56,8 @@ const PROBE_WAIT_MS = 3000;
 const clock: Clock = { now: () => Date.now() };
 const ids: IdSource = { next: (prefix = 'id') => `${prefix}_${crypto.randomUUID()}` };
 
+// Text shared to the installed app (manifest share_target, ADR 0057); opens the Documents screen.
+const shared = takeSharedContent(window);
 const router = new Router();
 const device = new DeviceState(() => probeWebGpu());
 let session: ChatSession | null = null;
@@ -128,6 +134,21 @@ async function bootMemory(): Promise<MemoryServices> {
       window: createWindowStrategy(),
     },
   };
+  const documents = new DocumentsState({
+    store,
+    search,
+    embedder,
+    clock,
+    ids,
+    open: (file) =>
+      openDocumentSource(file.blob, file.name, {
+        pdfjs: loadBrowserPdfjs,
+        ...(file.asText ? { format: 'text' as const } : {}),
+      }),
+    // Imports run on the page: yield between slices so it keeps painting (ADR 0055).
+    yieldToHost: () => new Promise((r) => setTimeout(r, 0)),
+    shared,
+  });
   const agents = new AgentsState({ store, clock, newId: () => ids.next('agent') });
   session = new ChatSession({
     store,
@@ -141,6 +162,8 @@ async function bootMemory(): Promise<MemoryServices> {
       if (release) {
         try {
           await recoverInterruptedTurns(store, agentId, clock);
+          // What a closed tab left of an import, before the index loads (D39).
+          await documents.sweep(agentId);
         } finally {
           await release();
         }
@@ -151,7 +174,8 @@ async function bootMemory(): Promise<MemoryServices> {
   });
   await agents.start();
 
-  const memory: MemoryServices = { store, search, agents, session, highlights };
+  const writer = { engine: llm, store, search, clock, ids };
+  const memory: MemoryServices = { store, search, agents, session, highlights, writer, documents };
   if (__LOCI_E2E__) {
     Object.assign(window, {
       __loci: {
@@ -161,7 +185,15 @@ async function bootMemory(): Promise<MemoryServices> {
         models,
         lock,
         /** Loads the scripted model as if it had been downloaded (tests). */
-        loadModel: (modelId: string = E2E_MODEL_ID) => models.download(modelId),
+        loadModel: async (modelId: string = E2E_MODEL_ID) => {
+          // The remembered model may be loading already (a second tab, a reload): wait and retry.
+          for (let attempt = 0; attempt < 5; attempt += 1) {
+            while (manager.getState().busy) await new Promise((r) => setTimeout(r, 20));
+            if (manager.getState().loaded === modelId) return true;
+            if (await models.download(modelId)) return true;
+          }
+          return false;
+        },
         /** Replaces the scripted engine's config (window, rules) for the next `loadModel`. */
         configureScripted: (config: ScriptedConfig) =>
           llm.configure({ engine: 'scripted', scripted: { ...e2eScript(), ...config } }),

@@ -268,3 +268,38 @@ test.describe('interrupt and retry', () => {
     expect(externalRequests).toEqual([]);
   });
 });
+
+test.describe('two tabs', () => {
+  test('U40: while one tab runs the agent, another says so and updates live', async ({
+    page,
+    context,
+    externalRequests,
+  }) => {
+    await page.goto('/#/chat');
+    const agentId = await createAgent(page, 'Juniper');
+    await setReplyReserve(page, agentId, 1500);
+    await loadScriptedModel(page);
+    const other = await context.newPage();
+    await other.goto('/#/chat');
+    await loadScriptedModel(other);
+    await expect(other.getByTestId('agent-select').locator('option:checked')).toHaveText('Juniper');
+
+    await script(page, reply(longText('Line', 100)));
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await box.fill('Write me something long.');
+    await box.press('Enter');
+    await waitForStreaming(page, 'Line 1');
+    // The second tab sees the user's message and that the agent is busy elsewhere.
+    await expect(other.getByTestId('user-message')).toContainText('Write me something long.');
+    await expect(other.getByTestId('busy-elsewhere')).toContainText('Running in another tab');
+    await expect(other.getByRole('textbox', { name: 'Message' })).toBeDisabled();
+    // When the first tab finishes, the reply appears in the second and it can write again.
+    await expect(other.getByTestId('assistant-message').last()).toContainText('Line 100', {
+      timeout: 30_000,
+    });
+    await expect(other.getByTestId('busy-elsewhere')).toHaveCount(0);
+    await expect(other.getByRole('textbox', { name: 'Message' })).toBeEnabled();
+    await other.close();
+    expect(externalRequests).toEqual([]);
+  });
+});

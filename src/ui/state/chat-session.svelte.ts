@@ -93,6 +93,9 @@ export function stepView(
   return { ...summary, step: record.step, tool, ok: record.ok, detail: record.result };
 }
 
+/** How often a tab re-checks whether another tab still runs the agent. */
+const RECHECK_MS = 700;
+
 /** The turns whose steps the chat shows: those of the shown messages, and any unfinished turn. */
 function shownTurnIds(messages: readonly Message[], turns: readonly TurnRecord[]): TurnId[] {
   const shown: Record<TurnId, true> = {};
@@ -126,6 +129,7 @@ export class ChatSession {
   private subscription: Subscription | null = null;
   private stepsSubscription: Subscription | null = null;
   private stepsKey = '';
+  private recheck: ReturnType<typeof setTimeout> | null = null;
   private controller: AbortController | null = null;
   private readonly windowSize: number;
 
@@ -224,14 +228,23 @@ export class ChatSession {
   }
 
   private async checkElsewhere(turns: Record<TurnId, TurnRecord>): Promise<void> {
-    if (this.running || !this.agentId) {
+    const agentId = this.agentId;
+    if (this.running || !agentId) {
       this.busyElsewhere = false;
       return;
     }
     const runningHere = Object.values(turns).some((t) => t.status === 'running');
     const holder =
-      runningHere || this.busyElsewhere ? await this.deps.lock.holder?.(this.agentId) : null;
-    this.busyElsewhere = !this.running && !!holder;
+      runningHere || this.busyElsewhere ? await this.deps.lock.holder?.(agentId) : null;
+    this.busyElsewhere = !this.running && !!holder && this.agentId === agentId;
+    // The other tab frees the lock just after its last write, so no live query fires then:
+    // look again shortly until it is free.
+    if (this.busyElsewhere && !this.recheck) {
+      this.recheck = setTimeout(() => {
+        this.recheck = null;
+        void this.checkElsewhere(this.turns);
+      }, RECHECK_MS);
+    }
   }
 
   /** Sends a user message and runs the turn. Returns false when nothing was sent. */
