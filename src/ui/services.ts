@@ -1,5 +1,6 @@
 import type { MemorySearch } from '../core/ports/memory-search';
 import type { MemoryStore } from '../core/ports/memory-store';
+import type { WriterDeps } from '../core/writer/writer-deps';
 import type { AgentsState } from './state/agents.svelte';
 import type { ChatSession } from './state/chat-session.svelte';
 import type { DeviceState } from './state/device.svelte';
@@ -15,6 +16,8 @@ export interface MemoryServices {
   agents: AgentsState;
   session: ChatSession;
   highlights: Highlights;
+  /** What the writing screen's sessions run on (the same store, search and engine). */
+  writer: WriterDeps;
 }
 
 /** Everything the screens use, built once by the composition root (`src/main.ts`). */

@@ -54,13 +54,19 @@ export class WriterSession {
     return this.busy;
   }
 
-  /** Starts the project (G1); refuses when it already has sections. */
-  async start(input: NewWriterProject & { opening?: string }): Promise<WriterStep> {
+  /** Starts the project (G1); refuses when it already has sections. `options` apply to this call. */
+  async start(
+    input: NewWriterProject & { opening?: string },
+    options: WriterOptions = {},
+  ): Promise<WriterStep> {
     if (this.current !== null && this.current.sections.length > 0) {
       throw new AppError('invalid_argument', 'This project has already started.');
     }
     return this.exclusive(async () => {
-      const out = await startProject(this.deps, this.agent, input, this.options);
+      const out = await startProject(this.deps, this.agent, input, {
+        ...this.options,
+        ...options,
+      });
       this.set(out.state);
       return out.step;
     });

@@ -16,6 +16,11 @@ export const AGENT_KINDS: { kind: AgentKind; label: string; hint: string }[] = [
   { kind: 'companion', label: 'Companion', hint: 'A long-running personal conversation.' },
   { kind: 'notebook', label: 'Notebook', hint: 'Questions over your notes and documents.' },
   { kind: 'writer', label: 'Writing project', hint: 'A co-writer that remembers the story.' },
+  {
+    kind: 'fiction',
+    label: 'Interactive fiction',
+    hint: 'A first-person story where you choose what happens.',
+  },
 ];
 
 export interface AgentsDeps {
