@@ -21,6 +21,13 @@ export default defineConfig(({ mode }) => ({
         start_url: '.',
         scope: '.',
         display: 'standalone',
+        // Shared text and links arrive as GET params and become a note on the Documents screen.
+        // Files need a POST that only a custom service worker could receive (ADR 0057).
+        share_target: {
+          action: './',
+          method: 'GET',
+          params: { title: 'share_title', text: 'share_text', url: 'share_url' },
+        },
         theme_color: '#3b2f63',
         background_color: '#14121c',
         icons: [

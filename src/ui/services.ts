@@ -4,6 +4,7 @@ import type { WriterDeps } from '../core/writer/writer-deps';
 import type { AgentsState } from './state/agents.svelte';
 import type { ChatSession } from './state/chat-session.svelte';
 import type { DeviceState } from './state/device.svelte';
+import type { DocumentsState } from './state/documents.svelte';
 import type { Highlights } from './state/highlights.svelte';
 import type { ModelManagerView } from './state/model-manager.svelte';
 import type { PwaState } from './state/pwa.svelte';
@@ -18,6 +19,8 @@ export interface MemoryServices {
   highlights: Highlights;
   /** What the writing screen's sessions run on (the same store, search and engine). */
   writer: WriterDeps;
+  /** Document imports, delete and re-embed (the Documents screen). */
+  documents: DocumentsState;
 }
 
 /** Everything the screens use, built once by the composition root (`src/main.ts`). */

@@ -1,3 +1,5 @@
+import { CITATION_INSTRUCTION } from '../documents/citations';
+
 /**
  * The system instructions of the `memgpt` agent: Loci's product copy for the model, written for
  * 4k windows (about 200 tokens). The step format, what each memory tier is for, and the two
@@ -11,6 +13,7 @@ export function systemInstructions(agentName: string): string {
     'Core memory (below) is always visible: keep key facts about the user (human) and yourself (persona) there.',
     'Recall memory has every past message, also those no longer shown; archival memory has documents and saved notes. Search them when unsure.',
     '"Relevant memories" were retrieved automatically and may be incomplete.',
-    'On a memory-pressure alert, save what matters before old messages are summarized. Cite archival results by id, like [p:abc].',
+    'On a memory-pressure alert, save what matters before old messages are summarized.',
+    CITATION_INSTRUCTION,
   ].join('\n');
 }
