@@ -1,4 +1,4 @@
-import { estimateTokensFast } from './fast-estimate';
+import { estimateTokens } from '../tokens/estimate-tokenizer';
 import type { Chars, Tokens } from '../units';
 import type { DocumentSection, ParsedDocument } from './parsed-document';
 import { textUnits, wordTailStart, type Measure, type TextUnit } from './text-units';
@@ -29,7 +29,7 @@ export interface ChunkOptions {
 export const DEFAULT_CHUNK_OPTIONS: ChunkOptions = {
   maxTokens: 256,
   overlapTokens: 38,
-  measure: estimateTokensFast,
+  measure: estimateTokens,
   paragraphFill: 0.6,
 };
 
