@@ -1,0 +1,55 @@
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { parseEvalArgs, runMemoryEval } from '../eval-memory';
+
+const tiny = fileURLToPath(new URL('../../tests/fixtures/eval/tiny-locomo.json', import.meta.url));
+
+describe('eval:memory on a tiny LoCoMo-format file (fixture embedder, real adapters)', () => {
+  it('V11: the JSON has exactly the issue keys, every mode, strategy and budget', async () => {
+    const args = parseEvalArgs(['--data', tiny, '--budgets', '300,900', '--k', '1,5', '--quiet']);
+    const { result, table } = await runMemoryEval(args);
+    expect(Object.keys(result)).toEqual([
+      'dataset',
+      'tokenizer',
+      'embedder',
+      'conversations',
+      'questions',
+      'retrieval',
+      'context',
+      'by_category',
+    ]);
+    expect(result.dataset).toBe('tiny-locomo.json');
+    expect(result.embedder).toBe('loci-fixture-embed');
+    expect(result.tokenizer).toMatch(/llama3/);
+    expect(result.conversations).toBe(1);
+    // Five questions: the adversarial one (category 5) is not scored (V4).
+    expect(result.questions).toBe(5);
+    expect(Object.keys(result.retrieval)).toEqual(['lexical', 'vector', 'hybrid']);
+    expect(Object.keys(result.retrieval.lexical!)).toEqual([
+      'recall@1',
+      'recall@5',
+      'all_recall@1',
+      'all_recall@5',
+    ]);
+    expect(Object.keys(result.context)).toEqual(['memgpt', 'forgetting', 'recency', 'window']);
+    expect(Object.keys(result.context.window!)).toEqual(['300', '900', '300_all', '900_all']);
+    expect(Object.keys(result.by_category).sort()).toEqual(['multi_hop', 'single_hop', 'temporal']);
+    expect(table).toMatch(/\| hybrid \|/);
+  });
+
+  it('V5/V7: the 8-turn conversation is found lexically and fits whole at 900 tokens', async () => {
+    const { result } = await runMemoryEval(
+      parseEvalArgs(['--data', tiny, '--budgets', '900', '--k', '5', '--quiet']),
+    );
+    // Every question names a distinctive word of its evidence turn (kitten, marathon, sofa, …).
+    expect(result.retrieval.lexical!['recall@5']).toBe(1);
+    expect(result.context.window!['900']).toBe(1);
+    expect(result.context.window!['900_all']).toBe(1);
+  });
+
+  it('V11: bad arguments are refused with the usage', () => {
+    expect(() => parseEvalArgs([])).toThrow(/--data/);
+    expect(() => parseEvalArgs(['--data', tiny, '--k', 'ten'])).toThrow(/positive integers/);
+    expect(() => parseEvalArgs(['--data', tiny, '--bogus'])).toThrow(/Usage/);
+  });
+});
