@@ -57,7 +57,7 @@ test.describe('accessibility and screenshots', () => {
     });
   }
 
-  test('U41: at 390x844 the chat is primary and the memory panel is a tab; targets are ≥ 44 px', async ({
+  test('U41/U43/U14: at 390x844 the chat is primary and the memory panel is a tab; targets are ≥ 44 px', async ({
     page,
     shoot,
     externalRequests,
@@ -84,8 +84,15 @@ test.describe('accessibility and screenshots', () => {
     await script(page, reply('Got it.'));
     await page.getByRole('textbox', { name: 'Message' }).focus();
     await page.keyboard.type('Thanks!');
+    // U14: Shift+Enter is a new line, Enter sends.
+    await page.keyboard.press('Shift+Enter');
+    await page.keyboard.type('See you.');
+    await expect(page.getByTestId('user-message')).toHaveCount(1);
     await page.keyboard.press('Enter');
     await expect(page.getByTestId('assistant-message').last()).toContainText('Got it.');
+    expect(await page.getByTestId('user-message').last().locator('p').innerText()).toBe(
+      'Thanks!\nSee you.',
+    );
     expect(externalRequests).toEqual([]);
   });
 });
