@@ -1,0 +1,354 @@
+/**
+ * The Documents screens end to end (U130–U141): import by file picker, drag-and-drop and paste,
+ * progress and cancel, duplicates, live delete, asking the scripted agent and following its
+ * citation into the viewer, a hostile HTML file, the share target, axe and screenshots.
+ */
+import { readFileSync } from 'node:fs';
+import type { Page } from '@playwright/test';
+import { test, expect } from './fixtures';
+import {
+  createAgent,
+  dismissToast,
+  loadScriptedModelWith,
+  reply,
+  seriousViolations,
+  step,
+  waitForLoci,
+} from './helpers/loci';
+
+const FIXTURES = 'tests/fixtures/documents';
+const ALL = ['notes.txt', 'handbook.md', 'sample.pdf', 'chinese.txt', 'hostile.html'];
+
+interface StoreWindow {
+  __loci: {
+    store: {
+      listDocuments(agentId: string): Promise<{ id: string; title: string }[]>;
+      queryPassages(
+        agentId: string,
+        query?: { documentId?: string },
+      ): Promise<{ id: string; text: string }[]>;
+      countPassages(agentId: string, query?: { documentId?: string }): Promise<number>;
+    };
+  };
+}
+
+async function openDocuments(page: Page): Promise<string> {
+  await page.goto('/#/chat');
+  const agentId = await createAgent(page, 'Juniper');
+  await page.evaluate(() => (window.location.hash = '#/documents'));
+  await expect(page.getByRole('heading', { name: 'Documents', level: 1 })).toBeVisible();
+  await dismissToast(page);
+  return agentId;
+}
+
+function fixture(name: string) {
+  return `${FIXTURES}/${name}`;
+}
+
+async function pick(page: Page, files: string[]): Promise<void> {
+  await page.getByTestId('file-input').setInputFiles(files.map(fixture));
+}
+
+/** Waits until `count` imports have ended with the stage `stage`. */
+async function expectJobs(page: Page, stage: string, count: number, timeout = 60_000) {
+  await expect(page.locator(`[data-testid="import-job"][data-stage="${stage}"]`)).toHaveCount(
+    count,
+    { timeout },
+  );
+}
+
+function libraryItem(page: Page, title: string) {
+  return page.getByTestId('library-item').filter({ has: page.getByRole('link', { name: title }) });
+}
+
+async function documentsOf(page: Page, agentId: string) {
+  return page.evaluate(
+    (id) => (window as unknown as StoreWindow).__loci.store.listDocuments(id),
+    agentId,
+  );
+}
+
+test.describe('documents', () => {
+  test('U130/U131/U133: file picker imports every format with progress; a re-import is recognised; unsupported files are named', async ({
+    page,
+    shoot,
+    externalRequests,
+  }) => {
+    test.setTimeout(120_000);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const agentId = await openDocuments(page);
+    await expect(page.getByTestId('library-empty')).toBeVisible();
+    await pick(page, ALL);
+    await expectJobs(page, 'indexed', ALL.length);
+    for (const title of ['notes', 'Lighthouse Handbook', 'chinese', 'Recipe: Lemon & Thyme Cake']) {
+      await expect(libraryItem(page, title)).toBeVisible();
+    }
+    await expect(page.getByTestId('library-item')).toHaveCount(ALL.length);
+    const pdf = page.getByTestId('library-item').filter({ hasText: 'PDF' });
+    await expect(pdf).toContainText(/\d+ passages?/);
+    await expect(pdf).toContainText('Indexed');
+    const chinese = libraryItem(page, 'chinese');
+    await expect(chinese).toContainText('Text');
+    await shoot(page, 'documents-library-1280x800');
+
+    // The same bytes again: nothing is added.
+    await page.getByRole('button', { name: 'Clear finished' }).click();
+    await pick(page, ['notes.txt']);
+    await expectJobs(page, 'duplicate', 1);
+    await expect(page.getByTestId('import-job')).toContainText('Already in your library');
+    expect(await documentsOf(page, agentId)).toHaveLength(ALL.length);
+
+    // An unsupported file fails at once, with its name.
+    await page.getByTestId('file-input').setInputFiles({
+      name: 'photo.png',
+      mimeType: 'image/png',
+      buffer: Buffer.from([0x89, 0x50, 0x4e, 0x47]),
+    });
+    await expectJobs(page, 'failed', 1);
+    await expect(page.locator('[data-stage="failed"]')).toContainText('photo.png');
+    await expect(page.locator('[data-stage="failed"]')).toContainText('not a text, Markdown');
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByRole('heading', { name: 'Library' }).scrollIntoViewIfNeeded();
+    await shoot(page, 'documents-library-390x844');
+    expect(externalRequests).toEqual([]);
+  });
+
+  test('U130/U132: drag-and-drop of several files, and pasted text, become documents', async ({
+    page,
+    externalRequests,
+  }) => {
+    const agentId = await openDocuments(page);
+    const files = ['notes.txt', 'handbook.md'].map((name) => ({
+      name,
+      text: readFileSync(fixture(name), 'utf8'),
+    }));
+    await page.getByTestId('drop-zone').evaluate((zone, list) => {
+      const transfer = new DataTransfer();
+      for (const f of list) transfer.items.add(new File([f.text], f.name, { type: '' }));
+      zone.dispatchEvent(new DragEvent('dragover', { dataTransfer: transfer, bubbles: true }));
+      zone.dispatchEvent(
+        new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }),
+      );
+    }, files);
+    await expectJobs(page, 'indexed', 2);
+    await expect(libraryItem(page, 'Lighthouse Handbook')).toBeVisible();
+
+    await page.getByText('Paste text as a note').click();
+    await page.getByLabel('Title (optional)').fill('Packing list');
+    await page
+      .getByLabel('Text', { exact: true })
+      .fill('Tent, stove, two maps and the red kettle.');
+    await page.getByRole('button', { name: 'Save as note' }).click();
+    await expectJobs(page, 'indexed', 3);
+    await expect(libraryItem(page, 'Packing list')).toContainText('Text');
+    expect(await documentsOf(page, agentId)).toHaveLength(3);
+    expect(externalRequests).toEqual([]);
+  });
+
+  test('U133/U134: a large import shows embedding progress and Cancel leaves nothing behind', async ({
+    page,
+    shoot,
+    externalRequests,
+  }) => {
+    test.setTimeout(120_000);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const agentId = await openDocuments(page);
+    const paragraph =
+      'The keeper wrote the weather, the visibility and every passing ship in the logbook. ';
+    const big = Array.from({ length: 4000 }, (_, i) => `${i}. ${paragraph.repeat(3)}`).join('\n\n');
+    await page.getByTestId('file-input').setInputFiles({
+      name: 'big-log.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from(big),
+    });
+    const job = page.getByTestId('import-job');
+    await expect(job).toHaveAttribute('data-stage', 'embedding', { timeout: 30_000 });
+    await expect(job).toContainText(/Embedding \d+\/\d+/);
+    await expect(job.getByRole('progressbar')).toBeVisible();
+    await shoot(page, 'documents-import-progress-1280x800');
+    await job.getByRole('button', { name: 'Cancel import of big-log.txt' }).click();
+    await expectJobs(page, 'cancelled', 1);
+    await expect(job).toContainText('nothing was kept');
+    expect(await documentsOf(page, agentId)).toHaveLength(0);
+    const passages = await page.evaluate(
+      (id) => (window as unknown as StoreWindow).__loci.store.countPassages(id),
+      agentId,
+    );
+    expect(passages).toBe(0);
+    await expect(page.getByTestId('library-empty')).toBeVisible();
+    expect(externalRequests).toEqual([]);
+  });
+
+  test('U134: delete asks first, cascades, and updates another open view live', async ({
+    page,
+    context,
+    externalRequests,
+  }) => {
+    const agentId = await openDocuments(page);
+    await pick(page, ['notes.txt', 'handbook.md']);
+    await expectJobs(page, 'indexed', 2);
+    const other = await context.newPage();
+    await other.goto('/#/documents');
+    await expect(libraryItem(other, 'notes')).toBeVisible();
+    const docs = await documentsOf(page, agentId);
+    const notesId = docs.find((d) => d.title === 'notes')!.id;
+
+    await page.getByRole('button', { name: 'Delete notes' }).click();
+    await expect(page.getByText('Delete “notes” and its')).toBeVisible();
+    await page.getByRole('button', { name: 'Keep' }).click();
+    await expect(libraryItem(page, 'notes')).toBeVisible();
+    await page.getByRole('button', { name: 'Delete notes' }).click();
+    await libraryItem(page, 'notes').getByRole('button', { name: 'Delete', exact: true }).click();
+    await expect(libraryItem(page, 'notes')).toHaveCount(0);
+    await expect(libraryItem(other, 'notes')).toHaveCount(0);
+    await expect(libraryItem(other, 'Lighthouse Handbook')).toBeVisible();
+    const left = await page.evaluate(
+      ({ agentId, notesId }) =>
+        (window as unknown as StoreWindow).__loci.store.countPassages(agentId, {
+          documentId: notesId,
+        }),
+      { agentId, notesId },
+    );
+    expect(left).toBe(0);
+    await other.close();
+    expect(externalRequests).toEqual([]);
+  });
+
+  test('U136/U137/U138: ask a question, the reply cites a passage, the citation opens it highlighted', async ({
+    page,
+    shoot,
+    externalRequests,
+  }) => {
+    test.setTimeout(120_000);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const agentId = await openDocuments(page);
+    await pick(page, ['handbook.md', 'notes.txt']);
+    await expectJobs(page, 'indexed', 2);
+    const docs = await documentsOf(page, agentId);
+    const handbook = docs.find((d) => d.title === 'Lighthouse Handbook')!;
+    const passages = await page.evaluate(
+      ({ agentId, documentId }) =>
+        (window as unknown as StoreWindow).__loci.store.queryPassages(agentId, { documentId }),
+      { agentId, documentId: handbook.id },
+    );
+    const paraffin = passages.find((p) => p.text.includes('Paraffin'))!;
+    expect(paraffin).toBeDefined();
+    // The model searches, then answers only once the tool result shows it that passage's id.
+    const escaped = paraffin.id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    await loadScriptedModelWith(page, {
+      outputs: [step('archival_memory_search', { query: 'paraffin fuel cans' }, true)],
+      rules: [
+        {
+          pattern: `\\[p:${escaped}\\]`,
+          reply: reply(
+            `Paraffin is kept in the red cans in the cellar [^${paraffin.id}]. Carry at most two [^psg_made_up].`,
+          ),
+        },
+      ],
+    });
+    await page.getByLabel('Question about your documents').fill('Where is the fuel kept?');
+    await page.getByRole('button', { name: 'Ask', exact: true }).click();
+    await expect(page).toHaveURL(/#\/chat$/);
+    const answer = page.getByTestId('assistant-message').last();
+    await expect(answer).toContainText('red cans in the cellar', { timeout: 30_000 });
+    const citation = answer.getByRole('link', { name: '[1]' });
+    await expect(citation).toBeVisible();
+    // The made-up id is dropped, never shown raw.
+    await expect(answer).not.toContainText('psg_made_up');
+    await expect(answer).not.toContainText('[^');
+    await citation.click();
+    await expect(page).toHaveURL(/#\/documents\?doc=.*&passage=/);
+    const viewer = page.getByTestId('document-viewer');
+    await expect(viewer.getByRole('heading', { name: 'Lighthouse Handbook' })).toBeVisible();
+    const mark = viewer.getByTestId('cited-passage');
+    await expect(mark).toContainText('Paraffin is stored in the red cans');
+    await expect(mark).toBeInViewport();
+    await expect(viewer.getByTestId('document-text')).toContainText('The lamp must be lit');
+    await shoot(page, 'documents-viewer-1280x800');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await mark.scrollIntoViewIfNeeded();
+    await expect(mark).toBeInViewport();
+    await shoot(page, 'documents-viewer-390x844');
+    expect(externalRequests).toEqual([]);
+  });
+
+  test('U139: the hostile HTML file shows its text and runs nothing', async ({
+    page,
+    externalRequests,
+  }) => {
+    const dialogs: string[] = [];
+    page.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    const agentId = await openDocuments(page);
+    await pick(page, ['hostile.html']);
+    await expectJobs(page, 'indexed', 1);
+    const [doc] = await documentsOf(page, agentId);
+    await page.getByRole('link', { name: doc!.title }).click();
+    const text = page.getByTestId('document-text');
+    await expect(text).toContainText('Lemon & Thyme Cake');
+    await expect(text).toContainText('Beat the eggs with the sugar');
+    await expect(text).toContainText('5 < 6 and 7 > 3 stays.');
+    for (const leak of ['SCRIPT-LEAK', 'STYLE-LEAK', 'COMMENT-LEAK', 'TEMPLATE-LEAK']) {
+      await expect(text).not.toContainText(leak);
+    }
+    await expect(text.locator('script, img, svg, iframe, a, style')).toHaveCount(0);
+    expect(dialogs).toEqual([]);
+    expect(externalRequests).toEqual([]);
+  });
+
+  test('U140: text shared to the app opens Documents and becomes a note', async ({
+    page,
+    externalRequests,
+  }) => {
+    await page.goto('/#/chat');
+    await createAgent(page, 'Juniper');
+    await page.goto('/?share_title=Trail%20idea&share_text=Walk%20the%20coast%20path%20at%20dawn');
+    await waitForLoci(page);
+    await expect(page).toHaveURL(/\/#\/documents$/);
+    await expectJobs(page, 'indexed', 1);
+    await expect(libraryItem(page, 'Trail idea')).toBeVisible();
+    // The address no longer carries the share: a reload does not import it again.
+    await page.reload();
+    await expect(libraryItem(page, 'Trail idea')).toBeVisible();
+    await expect(page.getByTestId('import-job')).toHaveCount(0);
+    expect(externalRequests).toEqual([]);
+  });
+
+  for (const [w, h] of [
+    [1280, 800],
+    [390, 844],
+  ] as const) {
+    test(`U141: Documents library and viewer at ${w}x${h} have no serious or critical axe violations`, async ({
+      page,
+      externalRequests,
+    }) => {
+      test.setTimeout(90_000);
+      await page.setViewportSize({ width: w, height: h });
+      await openDocuments(page);
+      await pick(page, ['handbook.md', 'sample.pdf']);
+      await expectJobs(page, 'indexed', 2);
+      expect(await seriousViolations(page)).toEqual([]);
+      // Touch targets: every button and link of the screen is at least 44 px tall.
+      const small = await page
+        .locator('main button, main a.btn, main label.btn')
+        .evaluateAll((els) =>
+          els
+            .filter((e) => (e as HTMLElement).offsetParent !== null)
+            .filter((e) => e.getBoundingClientRect().height < 44)
+            .map((e) => e.textContent?.trim()),
+        );
+      expect(small).toEqual([]);
+      await page.getByRole('link', { name: 'Lighthouse Handbook' }).click();
+      await expect(page.getByTestId('document-text')).toBeVisible();
+      expect(await seriousViolations(page)).toEqual([]);
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth > window.innerWidth,
+      );
+      expect(overflow).toBe(false);
+      expect(externalRequests).toEqual([]);
+    });
+  }
+});
