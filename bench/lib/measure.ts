@@ -1,12 +1,16 @@
 import type { BenchFigure } from '../types';
 
-/** p50 and p95 of `runs` timed calls of `fn` after `warmup` untimed ones, in ms. */
+/**
+ * p50 and p95 of `runs` timed calls `fn(0 … runs−1)` after `warmup` untimed calls
+ * `fn(runs … runs+warmup−1)` — distinct indices, so a cache never serves a timed call what the
+ * warm-up asked.
+ */
 export function latency(
   fn: (i: number) => unknown,
   runs: number,
   warmup = Math.min(5, runs),
 ): { p50: number; p95: number } {
-  for (let i = 0; i < warmup; i += 1) fn(i);
+  for (let i = 0; i < warmup; i += 1) fn(runs + i);
   const times: number[] = [];
   for (let i = 0; i < runs; i += 1) {
     const t0 = performance.now();

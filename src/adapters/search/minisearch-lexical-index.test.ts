@@ -93,4 +93,20 @@ describe('MiniSearchLexicalIndex', () => {
       );
     }
   });
+
+  it('R4: a repeated query sees documents added or removed since it last ran', () => {
+    const i = index();
+    expect(i.search({ text: 'cake', k: 10 }).map((h) => h.id)).toEqual(['m2']);
+    i.add([{ id: 'm9', kind: 'message', text: 'more cake', at: 900, tag: 'user' }]);
+    expect(
+      i
+        .search({ text: 'cake', k: 10 })
+        .map((h) => h.id)
+        .sort(),
+    ).toEqual(['m2', 'm9']);
+    i.remove(['m2']);
+    expect(i.search({ text: 'cake', k: 10 }).map((h) => h.id)).toEqual(['m9']);
+    i.clear();
+    expect(i.search({ text: 'cake', k: 10 })).toEqual([]);
+  });
 });

@@ -9,6 +9,9 @@ import type { VectorKind } from '../../core/ports/vector-index';
 import { tokenize } from '../../core/search/tokenize';
 import type { EpochMs } from '../../core/units';
 
+/** Full hit lists kept for repeated queries (see `cache`). */
+const CACHED_QUERIES = 8;
+
 interface Meta {
   kind: VectorKind;
   tag: string;
@@ -25,6 +28,13 @@ interface Meta {
 export class MiniSearchLexicalIndex implements LexicalIndex {
   private readonly index: MiniSearch<LexicalDoc>;
   private readonly meta = new Map<string, Meta>();
+  /**
+   * The full hit lists of the last few queries, valid while `version` is unchanged: paging through
+   * one query (page 2, 3 of a tool search) and auto-recall repeating the tool's query are free.
+   */
+  private readonly cache = new Map<string, LexicalHit[]>();
+  private cacheVersion = 0;
+  private version = 0;
 
   constructor() {
     this.index = new MiniSearch<LexicalDoc>({
@@ -38,6 +48,7 @@ export class MiniSearchLexicalIndex implements LexicalIndex {
   }
 
   add(docs: LexicalDoc[]): void {
+    this.version += 1;
     const fresh: LexicalDoc[] = [];
     for (const doc of docs) {
       if (this.meta.has(doc.id)) this.index.discard(doc.id);
@@ -50,6 +61,7 @@ export class MiniSearchLexicalIndex implements LexicalIndex {
   }
 
   remove(ids: string[]): void {
+    this.version += 1;
     for (const id of ids) {
       if (!this.meta.delete(id)) continue;
       this.index.discard(id);
@@ -58,6 +70,23 @@ export class MiniSearchLexicalIndex implements LexicalIndex {
 
   search(query: LexicalQuery): LexicalHit[] {
     if (query.k <= 0 || this.meta.size === 0) return [];
+    if (this.cacheVersion !== this.version) {
+      this.cache.clear();
+      this.cacheVersion = this.version;
+    }
+    const key = JSON.stringify([query.text, query.kinds, query.tags, query.from, query.to]);
+    let hits = this.cache.get(key);
+    if (hits) {
+      this.cache.delete(key); // re-insert: the Map's order is the LRU order
+    } else {
+      hits = this.searchAll(query);
+      if (this.cache.size >= CACHED_QUERIES) this.cache.delete(this.cache.keys().next().value!);
+    }
+    this.cache.set(key, hits);
+    return hits.length > query.k ? hits.slice(0, query.k) : hits.slice();
+  }
+
+  private searchAll(query: LexicalQuery): LexicalHit[] {
     const kinds = query.kinds ? new Set(query.kinds) : null;
     const tags = query.tags ? new Set(query.tags) : null;
     const { from, to } = query;
@@ -78,7 +107,6 @@ export class MiniSearchLexicalIndex implements LexicalIndex {
     });
     const hits: LexicalHit[] = [];
     for (const r of results) {
-      if (hits.length >= query.k) break;
       const m = this.meta.get(r.id as string);
       if (m) hits.push({ id: r.id as string, kind: m.kind, score: r.score });
     }
@@ -91,6 +119,7 @@ export class MiniSearchLexicalIndex implements LexicalIndex {
 
   /** Forgets everything (agent switch). */
   clear(): void {
+    this.version += 1;
     this.index.removeAll();
     this.meta.clear();
   }
