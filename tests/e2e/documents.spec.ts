@@ -89,6 +89,7 @@ test.describe('documents', () => {
     await expect(pdf).toContainText('Indexed');
     const chinese = libraryItem(page, 'chinese');
     await expect(chinese).toContainText('Text');
+    await dismissToast(page);
     await shoot(page, 'documents-library-1280x800');
 
     // The same bytes again: nothing is added.
@@ -110,6 +111,7 @@ test.describe('documents', () => {
 
     await page.setViewportSize({ width: 390, height: 844 });
     await page.getByRole('heading', { name: 'Library' }).scrollIntoViewIfNeeded();
+    await dismissToast(page);
     await shoot(page, 'documents-library-390x844');
     expect(externalRequests).toEqual([]);
   });
@@ -265,6 +267,7 @@ test.describe('documents', () => {
     await expect(mark).toContainText('Paraffin is stored in the red cans');
     await expect(mark).toBeInViewport();
     await expect(viewer.getByTestId('document-text')).toContainText('The lamp must be lit');
+    await dismissToast(page);
     await shoot(page, 'documents-viewer-1280x800');
     await page.setViewportSize({ width: 390, height: 844 });
     await mark.scrollIntoViewIfNeeded();

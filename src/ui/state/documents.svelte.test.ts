@@ -1,0 +1,241 @@
+import { describe, expect, it } from 'vitest';
+import { openDocumentSource } from '../../adapters/documents/open-document-source';
+import type { PdfjsLib } from '../../adapters/documents/parse-pdf';
+import { createAgentRecord } from '../../core/agent/create-agent-record';
+import type { Embedder } from '../../core/ports/embedder';
+import { CounterIds } from '../../testing/counter-ids';
+import { FixedClock } from '../../testing/fixed-clock';
+import { InMemorySearch } from '../../testing/in-memory-search';
+import { InMemoryStore } from '../../testing/in-memory-store';
+import { DocumentsState, type ImportFile, type ImportStage } from './documents.svelte';
+
+const AGENT = 'a1';
+
+/** Letter counts in 8 buckets; `onBatch` runs before each batch (to cancel mid-import). */
+function fakeEmbedder(modelId = 'fake-a', onBatch?: (batch: number) => void): Embedder {
+  let batches = 0;
+  const embed = (text: string): Float32Array => {
+    const v = new Float32Array(8);
+    for (const ch of text) v[(ch.codePointAt(0) ?? 0) % 8]! += 1;
+    return v;
+  };
+  return {
+    modelId,
+    dimension: 8,
+    async embedPassages(texts) {
+      onBatch?.(batches++);
+      return texts.map(embed);
+    },
+    async embedQuery(text) {
+      return embed(text);
+    },
+  };
+}
+
+const noPdf = (): Promise<PdfjsLib> => Promise.reject(new Error('no pdf.js in this test'));
+
+async function setup(embedder: Embedder | null = fakeEmbedder(), store = new InMemoryStore()) {
+  if ((await store.getAgent(AGENT)) === undefined) {
+    await store.apply(createAgentRecord({ id: AGENT, name: 'Ada', now: 1 }).changes);
+  }
+  const search = new InMemorySearch(store);
+  const state = new DocumentsState({
+    store,
+    search,
+    embedder,
+    clock: new FixedClock(),
+    ids: new CounterIds(),
+    open: (file) =>
+      openDocumentSource(file.blob, file.name, {
+        pdfjs: noPdf,
+        ...(file.asText ? { format: 'text' as const } : {}),
+      }),
+  });
+  return { store, search, state };
+}
+
+function textFile(name: string, text: string): ImportFile {
+  return { blob: new Blob([text], { type: 'text/plain' }), name };
+}
+
+const long = Array.from(
+  { length: 200 },
+  (_, i) => `Paragraph ${i} is about the harbour, its boats and the tides, number ${i}.`,
+).join('\n\n');
+
+const stageOf = (state: DocumentsState, id: string): ImportStage | undefined =>
+  state.jobs.find((j) => j.id === id)?.stage;
+
+describe('DocumentsState', () => {
+  it('U130/U133: queued files import one at a time, passing through embedding, and end indexed', async () => {
+    const seen: string[] = [];
+    let state!: DocumentsState;
+    ({ state } = await setup(
+      fakeEmbedder('fake-a', () => seen.push(state.jobs.map((j) => j.stage.type).join(','))),
+    ));
+    const ids = state.importFiles(AGENT, [
+      textFile('a.txt', 'Lamp oil is kept in the cellar.'),
+      textFile('b.md', '# Boats\n\nThe blue boat is moored at the north pier.'),
+    ]);
+    expect(state.importing(AGENT)).toBe(true);
+    await state.idle();
+    expect(ids.map((id) => stageOf(state, id)?.type)).toEqual(['indexed', 'indexed']);
+    // While the first file embedded, the second was still waiting: one import at a time.
+    expect(seen[0]).toMatch(/^(chunked|embedding),queued$/);
+    expect(state.importing(AGENT)).toBe(false);
+  });
+
+  it('U131: an unsupported file fails at once and names itself; the others still import', async () => {
+    const { state, store } = await setup();
+    const [png, txt] = state.importFiles(AGENT, [
+      { blob: new Blob([new Uint8Array([1, 2, 3])], { type: 'image/png' }), name: 'photo.png' },
+      textFile('ok.txt', 'A line of text.'),
+    ]);
+    const failed = stageOf(state, png!);
+    expect(failed?.type).toBe('failed');
+    expect(failed?.type === 'failed' && failed.what).toContain('photo.png');
+    await state.idle();
+    expect(stageOf(state, txt!)?.type).toBe('indexed');
+    expect(await store.listDocuments(AGENT)).toHaveLength(1);
+  });
+
+  it('U131: without an embedding model an import explains where to choose one', async () => {
+    const { state, store } = await setup(null);
+    expect(state.canImport).toBe(false);
+    const [id] = state.importFiles(AGENT, [textFile('a.txt', 'text')]);
+    const stage = stageOf(state, id!);
+    expect(stage?.type === 'failed' && stage.action).toContain('Settings');
+    await state.idle();
+    expect(await store.listDocuments(AGENT)).toHaveLength(0);
+  });
+
+  it('U132: the same bytes again are recognised and add nothing; pasted text becomes a note', async () => {
+    const { state, store } = await setup();
+    state.importFiles(AGENT, [textFile('a.txt', 'Lamp oil is kept in the cellar.')]);
+    const [again] = state.importFiles(AGENT, [
+      textFile('copy.txt', 'Lamp oil is kept in the cellar.'),
+    ]);
+    await state.idle();
+    const stage = stageOf(state, again!);
+    expect(stage?.type).toBe('duplicate');
+    expect(stage?.type === 'duplicate' && stage.title).toBe('a');
+    const [note] = state.importText(AGENT, '# Not a heading\nPasted words.', 'Shopping');
+    await state.idle();
+    expect(stageOf(state, note!)?.type).toBe('indexed');
+    const docs = await store.listDocuments(AGENT);
+    expect(docs.map((d) => [d.title, d.mimeType]).sort()).toEqual([
+      ['Shopping', 'text/plain'],
+      ['a', 'text/plain'],
+    ]);
+  });
+
+  it('U134: Cancel during embedding leaves no document and no passage behind', async () => {
+    let state!: DocumentsState;
+    let jobId = '';
+    const setupResult = await setup(
+      fakeEmbedder('fake-a', (batch) => {
+        if (batch === 0) state.cancel(jobId);
+      }),
+    );
+    state = setupResult.state;
+    [jobId] = state.importFiles(AGENT, [textFile('long.txt', long)]) as [string];
+    await state.idle();
+    expect(stageOf(state, jobId)?.type).toBe('cancelled');
+    expect(await setupResult.store.listDocuments(AGENT)).toHaveLength(0);
+    expect(await setupResult.store.countPassages(AGENT)).toBe(0);
+  });
+
+  it('U134: a queued import cancelled before it starts never runs', async () => {
+    const { state, store } = await setup();
+    const [first, second] = state.importFiles(AGENT, [
+      textFile('a.txt', 'first file'),
+      textFile('b.txt', 'second file'),
+    ]);
+    state.cancel(second!);
+    expect(stageOf(state, second!)?.type).toBe('cancelled');
+    await state.idle();
+    expect(stageOf(state, first!)?.type).toBe('indexed');
+    expect((await store.listDocuments(AGENT)).map((d) => d.title)).toEqual(['a']);
+    state.clearFinished();
+    expect(state.jobs).toEqual([]);
+  });
+
+  it('U134: delete cascades to passages and the search index', async () => {
+    const { state, store, search } = await setup();
+    state.importFiles(AGENT, [textFile('a.txt', 'The red cans hold paraffin.')]);
+    await state.idle();
+    const [doc] = await store.listDocuments(AGENT);
+    const query = {
+      agentId: AGENT,
+      text: 'paraffin',
+      kinds: ['passage' as const],
+      mode: 'lexical' as const,
+      page: 1,
+      pageSize: 5,
+    };
+    expect((await search.search(query)).total).toBe(1);
+    expect(await state.remove(doc!.id)).toBe(true);
+    expect(await store.listDocuments(AGENT)).toHaveLength(0);
+    expect(await store.countPassages(AGENT)).toBe(0);
+    expect((await search.search(query)).total).toBe(0);
+    expect(await state.remove(doc!.id)).toBe(false);
+    expect(state.error?.code).toBe('not_found');
+  });
+
+  it('U135: after an embedding-model change the document is listed stale until re-embedded', async () => {
+    const first = await setup(fakeEmbedder('fake-a'));
+    first.state.importFiles(AGENT, [textFile('a.txt', long)]);
+    await first.state.idle();
+    const [doc] = await first.store.listDocuments(AGENT);
+    expect(await first.state.stale(AGENT)).toEqual([]);
+    const { state, store } = await setup(fakeEmbedder('fake-b'), first.store);
+    expect((await state.stale(AGENT)).map((d) => d.id)).toEqual([doc!.id]);
+    expect(await state.reembed(doc!.id)).toBe(true);
+    expect(state.reembedding).toEqual({});
+    expect(await state.stale(AGENT)).toEqual([]);
+    const passages = await store.queryPassages(AGENT, { documentId: doc!.id });
+    expect(new Set(passages.map((p) => p.embeddingModel))).toEqual(new Set(['fake-b']));
+  });
+
+  it('U135/D39: the sweep removes unfinished imports, but never while this tab imports', async () => {
+    const { state, store } = await setup();
+    await store.apply({
+      documents: [
+        {
+          id: 'doc_left',
+          agentId: AGENT,
+          title: 'left over',
+          mimeType: 'text/plain',
+          bytes: 10,
+          contentHash: 'x',
+          status: 'embedding',
+          passages: 4,
+          embedded: 2,
+          at: 1,
+        },
+      ],
+    });
+    state.importFiles(AGENT, [textFile('a.txt', 'text')]);
+    expect(await state.sweep(AGENT)).toEqual([]);
+    await state.idle();
+    expect(await state.sweep(AGENT)).toEqual(['doc_left']);
+    expect((await store.listDocuments(AGENT)).map((d) => d.title)).toEqual(['a']);
+  });
+
+  it('U140: shared content is handed out once', async () => {
+    const store = new InMemoryStore();
+    const state = new DocumentsState({
+      store,
+      search: new InMemorySearch(store),
+      embedder: fakeEmbedder(),
+      clock: new FixedClock(),
+      ids: new CounterIds(),
+      open: () => {
+        throw new Error('unused');
+      },
+      shared: { title: 'Trip', text: 'Pack the tent.' },
+    });
+    expect(state.takeShared()).toEqual({ title: 'Trip', text: 'Pack the tent.' });
+    expect(state.takeShared()).toBeNull();
+  });
+});
