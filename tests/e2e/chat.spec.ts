@@ -303,3 +303,31 @@ test.describe('two tabs', () => {
     expect(externalRequests).toEqual([]);
   });
 });
+
+test.describe('crash safety', () => {
+  test('U7: a turn cut off by a reload shows as interrupted with Retry, and Retry finishes it', async ({
+    page,
+    externalRequests,
+  }) => {
+    await page.goto('/#/chat');
+    const agentId = await createAgent(page, 'Juniper');
+    await setReplyReserve(page, agentId, 1500);
+    await loadScriptedModel(page);
+    await script(page, reply(longText('Chunk', 100)));
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await box.fill('Tell me everything.');
+    await box.press('Enter');
+    await waitForStreaming(page, 'Chunk 1');
+    await page.reload();
+    // The user's message survived; the cut-off turn is marked interrupted on open.
+    await expect(page.getByTestId('user-message')).toContainText('Tell me everything.');
+    const ending = page.getByTestId('turn-ending');
+    await expect(ending).toContainText('Interrupted');
+    await loadScriptedModel(page);
+    await script(page, reply('Here is the short version.'));
+    await ending.getByRole('button', { name: 'Retry' }).click();
+    await expect(page.getByTestId('assistant-message').last()).toContainText('the short version');
+    await expect(page.getByTestId('user-message')).toHaveCount(1);
+    expect(externalRequests).toEqual([]);
+  });
+});
