@@ -1,0 +1,67 @@
+import 'fake-indexeddb/auto';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { FIXTURE_EMBED } from '../../adapters/embed/embed-models';
+import {
+  TransformersEmbedder,
+  configureTransformersEnv,
+} from '../../adapters/embed/transformers-embedder';
+import { LocalVectorIndex } from '../../adapters/search/local-vector-index';
+import { MiniSearchLexicalIndex } from '../../adapters/search/minisearch-lexical-index';
+import { openMemoryStore } from '../../adapters/storage/dexie';
+import { createLlama3Tokenizer } from '../../adapters/tokenizer/llama3-tokenizer';
+import type { Embedder } from '../ports/embedder';
+import { createMemorySearch } from '../search/memory-search';
+import { createToolRegistry } from '../tools/tool-registry';
+import { probeConversation } from './probe-conversation';
+import { runMemoryCheck } from './run-memory-check';
+
+const fixtures = fileURLToPath(new URL('../../../tests/fixtures/models/', import.meta.url));
+
+describe('runMemoryCheck with the fixture embedder (real store, search and tokenizer)', () => {
+  let embedder: Embedder;
+  beforeAll(async () => {
+    configureTransformersEnv({ allowRemoteModels: false, localModelPath: fixtures });
+    embedder = await TransformersEmbedder.create({ model: FIXTURE_EMBED, device: 'cpu' });
+  });
+
+  it('V12: the probe is bilingual, multi-day, and every evidence id names one of its turns', () => {
+    const probe = probeConversation();
+    const ids = new Set(probe.turns.map((t) => t.id));
+    expect(probe.turns.length).toBeGreaterThanOrEqual(30);
+    expect(new Set(probe.turns.map((t) => t.session)).size).toBeGreaterThanOrEqual(3);
+    expect(probe.turns.some((t) => /\p{Script=Han}/u.test(t.text))).toBe(true);
+    expect(probe.questions.length).toBeGreaterThanOrEqual(15);
+    for (const q of probe.questions) for (const e of q.evidence) expect(ids.has(e)).toBe(true);
+  });
+
+  it('V13: scores every mode and the strategy, then deletes the temporary agent', async () => {
+    const store = await openMemoryStore('memory-check-test');
+    const before = await store.listAgents();
+    let n = 0;
+    const result = await runMemoryCheck({
+      store,
+      createSearch: () =>
+        createMemorySearch({
+          store,
+          lexical: new MiniSearchLexicalIndex(),
+          vectors: new LocalVectorIndex(embedder.dimension),
+          embedder,
+          clock: { now: () => Date.parse('2025-03-16T00:00:00Z') },
+        }),
+      tokenizer: createLlama3Tokenizer(),
+      clock: { now: () => Date.parse('2025-03-01T00:00:00Z') },
+      ids: { next: (prefix = 'id') => `${prefix}-${(n += 1)}` },
+      tools: createToolRegistry().specs([]),
+      strategy: 'memgpt',
+    });
+    expect(result.questions).toBe(15);
+    expect(Object.keys(result.retrieval)).toEqual(['lexical', 'vector', 'hybrid']);
+    // Lexical search in English and Chinese finds most probe facts in the top 5.
+    expect(result.retrieval.lexical![5]).toBeGreaterThanOrEqual(0.8);
+    expect(result.context.strategy).toBe('memgpt');
+    expect(result.context.any).toBeGreaterThan(0);
+    expect(await store.listAgents()).toEqual(before);
+    expect(await store.countMessages(`memory-check-1`)).toBe(0);
+  });
+});

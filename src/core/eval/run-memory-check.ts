@@ -1,0 +1,89 @@
+/**
+ * The in-app memory check (V12, V13): replays the built-in probe conversation into a temporary
+ * agent, with whatever embedder the caller's search uses (the user's real model in the app),
+ * scores recall@k per search mode and context recall for one strategy, and deletes the
+ * temporary agent afterwards — also when the check fails half way.
+ */
+import { createAgentRecord } from '../agent/create-agent-record';
+import type { StrategyName } from '../model';
+import type { Clock, IdSource } from '../ports/clock';
+import type { MemorySearch, SearchMode } from '../ports/memory-search';
+import type { MemoryStore } from '../ports/memory-store';
+import type { Tokenizer } from '../ports/tokenizer';
+import type { ToolSpec } from '../tools/tool';
+import type { Tokens } from '../units';
+import { contextFigure, evaluateConversation, retrievalFigure } from './evaluate-conversation';
+import { probeConversation } from './probe-conversation';
+import { RecallTally } from './recall-tally';
+
+export interface MemoryCheckDeps {
+  store: MemoryStore;
+  /** A search of its own: the check must not switch the app's search to its temporary agent. */
+  createSearch: () => MemorySearch;
+  tokenizer: Tokenizer;
+  clock: Clock;
+  ids: IdSource;
+  tools: readonly ToolSpec[];
+  /** The strategy whose context recall is measured (the agent's). */
+  strategy: StrategyName;
+  /** Modes to score; leave `vector` and `hybrid` out when there is no embedder. */
+  modes?: readonly SearchMode[];
+  ks?: readonly number[];
+  budget?: Tokens;
+  onProgress?: (stage: string, done: number, total: number) => void;
+}
+
+export interface MemoryCheckResult {
+  questions: number;
+  turns: number;
+  /** mode → k → recall (any evidence turn). */
+  retrieval: Partial<Record<SearchMode, Record<number, number>>>;
+  context: { strategy: StrategyName; budget: Tokens; any: number; all: number };
+}
+
+export const MEMORY_CHECK_KS: readonly number[] = [1, 3, 5];
+/** A small budget: the probe is ~1,300 tokens, so recall is tested, not just the window. */
+export const MEMORY_CHECK_BUDGET: Tokens = 600;
+
+/** Runs the check; the temporary agent is gone when the promise settles. */
+export async function runMemoryCheck(deps: MemoryCheckDeps): Promise<MemoryCheckResult> {
+  const conversation = probeConversation();
+  const modes = deps.modes ?? ['lexical', 'vector', 'hybrid'];
+  const ks = deps.ks ?? MEMORY_CHECK_KS;
+  const budget = deps.budget ?? MEMORY_CHECK_BUDGET;
+  const { agent } = createAgentRecord({
+    id: deps.ids.next('memory-check'),
+    name: 'Memory check',
+    now: deps.clock.now(),
+  });
+  const tally = new RecallTally();
+  const search = deps.createSearch();
+  try {
+    const summary = await evaluateConversation(
+      conversation,
+      agent,
+      { modes, ks, strategies: [deps.strategy], budgets: [budget] },
+      { ...deps, search },
+      tally,
+    );
+    const retrieval: MemoryCheckResult['retrieval'] = {};
+    for (const mode of modes) {
+      const row: Record<number, number> = {};
+      for (const k of ks) row[k] = tally.recall(retrievalFigure(mode, 'any', k));
+      retrieval[mode] = row;
+    }
+    return {
+      questions: summary.questions,
+      turns: summary.turns,
+      retrieval,
+      context: {
+        strategy: deps.strategy,
+        budget,
+        any: tally.recall(contextFigure(deps.strategy, budget, 'any')),
+        all: tally.recall(contextFigure(deps.strategy, budget, 'all')),
+      },
+    };
+  } finally {
+    await deps.store.deleteAgent(agent.id);
+  }
+}
