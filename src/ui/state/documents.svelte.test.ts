@@ -69,10 +69,11 @@ const stageOf = (state: DocumentsState, id: string): ImportStage | undefined =>
 describe('DocumentsState', () => {
   it('U130/U133: queued files import one at a time, passing through embedding, and end indexed', async () => {
     const seen: string[] = [];
-    let state!: DocumentsState;
-    ({ state } = await setup(
-      fakeEmbedder('fake-a', () => seen.push(state.jobs.map((j) => j.stage.type).join(','))),
-    ));
+    const ref: { state?: DocumentsState } = {};
+    const { state } = await setup(
+      fakeEmbedder('fake-a', () => seen.push(ref.state!.jobs.map((j) => j.stage.type).join(','))),
+    );
+    ref.state = state;
     const ids = state.importFiles(AGENT, [
       textFile('a.txt', 'Lamp oil is kept in the cellar.'),
       textFile('b.md', '# Boats\n\nThe blue boat is moored at the north pier.'),
@@ -130,14 +131,15 @@ describe('DocumentsState', () => {
   });
 
   it('U134: Cancel during embedding leaves no document and no passage behind', async () => {
-    let state!: DocumentsState;
     let jobId = '';
+    const ref: { state?: DocumentsState } = {};
     const setupResult = await setup(
       fakeEmbedder('fake-a', (batch) => {
-        if (batch === 0) state.cancel(jobId);
+        if (batch === 0) ref.state!.cancel(jobId);
       }),
     );
-    state = setupResult.state;
+    const state = setupResult.state;
+    ref.state = state;
     [jobId] = state.importFiles(AGENT, [textFile('long.txt', long)]) as [string];
     await state.idle();
     expect(stageOf(state, jobId)?.type).toBe('cancelled');
