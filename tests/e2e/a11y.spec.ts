@@ -49,7 +49,7 @@ test.describe('accessibility and screenshots', () => {
         if (screen === 'models') await expect(page.getByTestId('model-row').first()).toBeVisible();
         if (screen === 'chat')
           await expect(page.getByTestId('assistant-message').first()).toBeVisible();
-        await shoot(page, `${screen}-${w}x${h}`);
+        await shoot(page, `screen-${screen}-${w}x${h}`);
         const violations = await seriousViolations(page);
         expect(violations, `${screen} at ${w}x${h}`).toEqual([]);
       }
