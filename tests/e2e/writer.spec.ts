@@ -1,0 +1,308 @@
+/**
+ * The writing screen and its interactive-fiction variant (rules U100–U112), driven through the UI
+ * with the scripted engine: queued replies are the model's step objects, in call order.
+ */
+import { readFile } from 'node:fs/promises';
+import type { Page } from '@playwright/test';
+import { test, expect, waitForServiceWorker } from './fixtures';
+import { loadScriptedModel, script, seriousViolations } from './helpers/loci';
+
+/** One writing step as `WRITER_STEP_SCHEMA` requires it. */
+function writerStep(s: {
+  section: string;
+  memory: string;
+  plans: [string, string, string];
+  removed?: string;
+  added?: string;
+}): string {
+  return JSON.stringify({
+    section: s.section,
+    memory_removed: s.removed ?? 'nothing',
+    memory_added: s.added ?? 'the new section',
+    memory: s.memory,
+    plan_1: s.plans[0],
+    plan_2: s.plans[1],
+    plan_3: s.plans[2],
+  });
+}
+
+/** One human-simulator step as `HUMAN_SIMULATOR_SCHEMA` requires it (choice is 1-based). */
+const simulated = (choice: 1 | 2 | 3, plan: string, reason: string): string =>
+  JSON.stringify({ choice, reason, plan });
+
+const opening = Array.from(
+  { length: 40 },
+  (_, i) => `The lighthouse lamp turned slowly over the grey water, sentence ${i + 1}.`,
+).join(' ');
+
+/** Closes the "ready to work offline" toast, which a fresh context always shows once. */
+async function closeOfflineToast(page: Page): Promise<void> {
+  await waitForServiceWorker(page);
+  const toast = page.getByTestId('offline-ready');
+  await expect(toast).toBeVisible({ timeout: 15_000 });
+  await toast.getByRole('button', { name: 'OK' }).click();
+}
+
+/** Creates an agent of `kind` through the welcome form of an empty app. */
+async function createProject(page: Page, name: string, kind: string): Promise<void> {
+  await page.goto('/#/chat');
+  await closeOfflineToast(page);
+  await page.getByLabel('Name').fill(name);
+  await page.getByRole('radio', { name: new RegExp(kind) }).check();
+  await page.getByRole('button', { name: 'Create agent' }).click();
+  await expect(page.getByTestId('writer-start')).toBeVisible();
+}
+
+async function startProject(
+  page: Page,
+  input: { genre: string; topic: string; outline?: string },
+  button: string,
+): Promise<void> {
+  await page.getByLabel('Genre or type').fill(input.genre);
+  await page.getByLabel('Topic').fill(input.topic);
+  if (input.outline) await page.getByLabel('Outline (optional)').fill(input.outline);
+  await page.getByRole('button', { name: button }).click();
+}
+
+const sections = (page: Page) => page.getByTestId('writer-section');
+
+test.describe('writing mode', () => {
+  test('U100–U109: a writing project — opening, pick, edit, own plan, memory, autonomous, export', async ({
+    page,
+    shoot,
+    externalRequests,
+  }) => {
+    test.setTimeout(120_000);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await createProject(page, 'The Lighthouse', 'Writing project');
+    await loadScriptedModel(page);
+
+    // U101/U109: the opening streams as text, with Stop, then lands with three plans.
+    await script(
+      page,
+      writerStep({
+        section: opening,
+        memory: 'Mara keeps the lighthouse alone. A signal came from the sea.',
+        removed: 'nothing (first section)',
+        added: 'Mara, the lighthouse, the signal',
+        plans: [
+          'Mara answers the signal with the lamp.',
+          'A boat appears in the fog.',
+          'Mara finds an old logbook in the tower.',
+        ],
+      }),
+    );
+    await startProject(
+      page,
+      {
+        genre: 'literary mystery',
+        topic: 'a lighthouse keeper who hears signals from the sea',
+        outline: 'Act 1: the signal. Act 2: the boat. Act 3: the truth.',
+      },
+      'Write the opening',
+    );
+    await page.waitForFunction(
+      () =>
+        document
+          .querySelector('[data-testid="streaming-section"]')
+          ?.textContent?.includes('sentence 1.') ?? false,
+      undefined,
+      { polling: 'raf', timeout: 30_000 },
+    );
+    await expect(page.getByTestId('writer-stop')).toBeVisible();
+    await expect(sections(page)).toHaveCount(1, { timeout: 30_000 });
+    await expect(sections(page).first()).toContainText('sentence 40.');
+    await expect(page.getByTestId('writer-plan')).toHaveCount(3);
+    await expect(page.getByTestId('writer-genre')).toHaveText('literary mystery');
+    await expect(page.getByTestId('writer-memory-update')).toContainText(
+      'Mara, the lighthouse, the signal',
+    );
+
+    // U103: pick plan 2. The section is untrusted text: markup shows literally (U111).
+    await script(
+      page,
+      writerStep({
+        section: 'A boat came out of the fog. <img src=x onerror="window.__xss=1">',
+        memory: 'Mara keeps the lighthouse. A boat came from the fog.',
+        added: 'the boat',
+        plans: ['The boat has no crew.', 'Mara rows out to the boat.', 'The signal stops.'],
+      }),
+    );
+    await page.getByRole('button', { name: 'Write from plan 2' }).click();
+    await expect(sections(page)).toHaveCount(2, { timeout: 30_000 });
+    await expect(sections(page).nth(1)).toContainText('Plan (picked plan): A boat appears');
+    await expect(sections(page).nth(1)).toContainText('<img src=x');
+    await expect(page.getByTestId('manuscript').locator('img')).toHaveCount(0);
+    expect(await page.evaluate(() => (window as { __xss?: number }).__xss)).toBeUndefined();
+
+    // U104: edit plan 1 and write from the edit.
+    await script(
+      page,
+      writerStep({
+        section: 'The boat was empty, its deck wet with fresh footprints.',
+        memory: 'The boat is empty; someone walked on its deck.',
+        plans: ['Mara follows the footprints.', 'The lamp goes dark.', 'A voice calls her name.'],
+      }),
+    );
+    await page.getByRole('button', { name: 'Edit plan 1' }).click();
+    await page.getByLabel('Edit plan 1').fill('The boat has no crew, only wet footprints.');
+    await page.getByRole('button', { name: 'Write from edited plan' }).click();
+    await expect(sections(page)).toHaveCount(3, { timeout: 30_000 });
+    await expect(sections(page).nth(2)).toContainText(
+      'Plan (edited plan): The boat has no crew, only wet footprints.',
+    );
+
+    // U105/U106: the user's own plan; the long-term paragraphs retrieved for it are listed.
+    await script(
+      page,
+      writerStep({
+        section: 'Mara climbed back to the lighthouse lamp and saw a light answer from the sea.',
+        memory: 'A light answers Mara from the sea.',
+        plans: ['Mara signals back.', 'Mara wakes the village.', 'The light comes closer.'],
+      }),
+    );
+    await page.getByLabel('Or write your own plan').fill('Mara turns the lighthouse lamp slowly.');
+    await page.getByRole('button', { name: 'Write from my plan' }).click();
+    await expect(sections(page)).toHaveCount(4, { timeout: 30_000 });
+    const retrieved = page.getByTestId('writer-retrieved');
+    await expect(retrieved).toContainText('Mara turns the lighthouse lamp slowly.');
+    await expect(retrieved.getByTestId('writer-retrieved-passage').first()).toContainText(
+      'Section 1',
+    );
+
+    await page.getByRole('button', { name: 'Edit short-term memory' }).click();
+    await page.getByRole('textbox', { name: 'Short-term memory' }).fill('Mara is not alone.');
+    await page.getByRole('button', { name: 'Save memory' }).click();
+    await expect(page.getByTestId('writer-memory-text')).toHaveText('Mara is not alone.');
+
+    // U107: two autonomous steps; the log shows the picked plan and its revision.
+    await script(
+      page,
+      simulated(2, 'Mara wakes the village at dawn.', 'The story needs other people.'),
+      writerStep({
+        section: 'At dawn Mara ran down to the village and knocked on every door.',
+        memory: 'The village is awake.',
+        plans: ['The mayor doubts her.', 'A child saw the light too.', 'The boat is gone.'],
+      }),
+      simulated(3, 'The boat has vanished from the shore.', 'Raise the mystery.'),
+      writerStep({
+        section: 'When they reached the shore, the boat had vanished.',
+        memory: 'The boat vanished.',
+        plans: ['Search the coves.', 'Ask the old fisherman.', 'Return to the tower.'],
+      }),
+    );
+    await page.getByLabel('Steps').fill('2');
+    await page.getByRole('button', { name: 'Run 2 steps' }).click();
+    await expect(sections(page)).toHaveCount(6, { timeout: 30_000 });
+    const log = page.getByTestId('writer-auto-entry');
+    await expect(log).toHaveCount(2);
+    await expect(log.first()).toContainText('picked plan 2');
+    await expect(log.first()).toContainText('Proposed: Mara wakes the village.');
+    await expect(log.first()).toContainText('Revised to: Mara wakes the village at dawn.');
+    await expect(log.nth(1)).toContainText('Revised to: The boat has vanished from the shore.');
+    await expect(page.getByTestId('writer-status')).toHaveText('Wrote 2 sections on its own.');
+
+    // U108: the export downloads the manuscript as Markdown.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export Markdown' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('the-lighthouse.md');
+    const markdown = await readFile(await download.path(), 'utf8');
+    expect(markdown).toMatch(/^# The Lighthouse\n/);
+    expect(markdown).toContain('literary mystery');
+    const order = [
+      'sentence 40.',
+      'A boat came out of the fog.',
+      'The boat was empty',
+      'saw a light answer',
+      'At dawn Mara ran',
+      'the boat had vanished.',
+    ].map((t) => markdown.indexOf(t));
+    expect(order.every((at) => at >= 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+
+    await page.getByRole('heading', { name: 'The Lighthouse' }).scrollIntoViewIfNeeded();
+    await shoot(page, 'writer-1280x800');
+    await page.getByTestId('writer-plans').scrollIntoViewIfNeeded();
+    await shoot(page, 'writer-plans-1280x800');
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByRole('heading', { name: 'The Lighthouse' }).scrollIntoViewIfNeeded();
+    await shoot(page, 'writer-390x844');
+    await page.getByTestId('writer-autonomous').scrollIntoViewIfNeeded();
+    await shoot(page, 'writer-autonomous-390x844');
+    expect(await seriousViolations(page)).toEqual([]);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth > document.documentElement.clientWidth,
+    );
+    expect(overflow).toBe(false);
+    expect(externalRequests).toEqual([]);
+  });
+
+  test('U110: interactive fiction — choose a choice, then type a free-form action', async ({
+    page,
+    shoot,
+    externalRequests,
+  }) => {
+    test.setTimeout(90_000);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await createProject(page, 'The Cellar', 'Interactive fiction');
+    await loadScriptedModel(page);
+    await script(
+      page,
+      writerStep({
+        section: 'I wake on a cold stone floor. A single candle burns by the cellar stairs.',
+        memory: 'I am locked in a cellar with a candle.',
+        plans: ['I climb the stairs.', 'I take the candle.', 'I search the barrels.'],
+      }),
+    );
+    await startProject(
+      page,
+      { genre: 'gothic mystery', topic: 'I wake up locked in the cellar of an old inn' },
+      'Begin the story',
+    );
+    await expect(sections(page)).toHaveCount(1, { timeout: 30_000 });
+    await expect(page.getByRole('heading', { name: 'What do I do next?' })).toBeVisible();
+    await expect(page.getByTestId('writer-plan').nth(1)).toContainText('I take the candle.');
+
+    await script(
+      page,
+      writerStep({
+        section: 'I lift the candle. Its light shows a door behind the barrels.',
+        memory: 'I hold the candle. There is a hidden door.',
+        plans: ['I open the door.', 'I listen at the door.', 'I go back to the stairs.'],
+      }),
+    );
+    await page.getByRole('button', { name: 'Choose choice 2' }).click();
+    await expect(sections(page)).toHaveCount(2, { timeout: 30_000 });
+    await expect(sections(page).nth(1)).toContainText('My choice: I take the candle.');
+
+    await script(
+      page,
+      writerStep({
+        section: 'I knock three times. Someone on the other side knocks back.',
+        memory: 'Someone is behind the hidden door.',
+        plans: ['I call out.', 'I step back.', 'I blow out the candle.'],
+      }),
+    );
+    await page.getByLabel('Or do something else').fill('I knock on the door three times.');
+    await page.getByRole('button', { name: 'Do it' }).click();
+    await expect(sections(page)).toHaveCount(3, { timeout: 30_000 });
+    await expect(sections(page).nth(2)).toContainText(
+      'What I did: I knock on the door three times.',
+    );
+    await expect(page.getByTestId('writer-screen')).toHaveAttribute('data-mode', 'fiction');
+
+    await page.getByTestId('writer-plans').scrollIntoViewIfNeeded();
+    await shoot(page, 'fiction-390x844');
+    await page.getByRole('heading', { name: 'The Cellar' }).scrollIntoViewIfNeeded();
+    await shoot(page, 'fiction-top-390x844');
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.getByTestId('writer-plans').scrollIntoViewIfNeeded();
+    await shoot(page, 'fiction-1280x800');
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(externalRequests).toEqual([]);
+  });
+});
