@@ -306,4 +306,31 @@ describe('DexieMemoryStore', () => {
     await store.setSetting('x', { a: 1 });
     expect(await store.getSetting<{ a: number }>('x')).toEqual({ a: 1 });
   });
+
+  it('S9: small vector batches are packed into the last row; big ones get their own', async () => {
+    const store = await freshStore();
+    const one = (id: string, x: number) => ({
+      kind: 'message' as const,
+      modelId: 'e5',
+      dimension: 2,
+      ids: [id],
+      data: Float32Array.from([x, x]),
+    });
+    for (let i = 0; i < 10; i += 1) await store.putVectors('a', one(`m${i}`, i));
+    expect((await store.vectorStats('a')).rows).toBe(1);
+    const big = {
+      kind: 'message' as const,
+      modelId: 'e5',
+      dimension: 2,
+      ids: Array.from({ length: 300 }, (_, i) => `b${i}`),
+      data: new Float32Array(600),
+    };
+    await store.putVectors('a', big);
+    await store.putVectors('a', one('m0', 42)); // a later vector for m0: comes last, so it wins on load
+    const batches = await store.loadVectors('a', 'e5');
+    expect(batches.map((b) => b.ids.length)).toEqual([10, 300, 1]);
+    expect(batches[0]?.ids.slice(0, 3)).toEqual(['m0', 'm1', 'm2']);
+    expect(Array.from(batches[0]!.data.slice(2, 4))).toEqual([1, 1]);
+    expect(Array.from(batches[2]!.data)).toEqual([42, 42]);
+  });
 });

@@ -33,6 +33,8 @@ import { toStorageError } from './storage-error';
 
 /** Rows sampled per tier by `stats()` to estimate bytes (bytes ≈ mean sample size × rows). */
 const STATS_SAMPLE_ROWS = 200;
+/** Small vector batches are appended to the last row while it holds at most this many. */
+export const VECTOR_TAIL_ROW_MAX = 256;
 
 const TIERS: readonly TierName[] = [
   'agents',
@@ -394,8 +396,27 @@ export class DexieMemoryStore implements MemoryStore, VectorStore {
       );
     }
     if (batch.ids.length === 0) return;
-    await this.write('save vectors', [this.db.vectors], async () => {
-      await this.db.vectors.add({ agentId, ...batch });
+    const db = this.db;
+    await this.write('save vectors', [db.vectors], async () => {
+      // One turn embeds one or two messages: append them to the agent's last small row instead
+      // of adding a row each, or 10⁵ messages would again load as ~10⁵ rows.
+      const last = await db.vectors
+        .where('[agentId+modelId]')
+        .equals([agentId, batch.modelId])
+        .last();
+      if (
+        last?.rowId !== undefined &&
+        last.kind === batch.kind &&
+        last.dimension === batch.dimension &&
+        last.ids.length + batch.ids.length <= VECTOR_TAIL_ROW_MAX
+      ) {
+        const data = new Float32Array(last.data.length + batch.data.length);
+        data.set(last.data);
+        data.set(batch.data, last.data.length);
+        await db.vectors.put({ ...last, ids: [...last.ids, ...batch.ids], data });
+      } else {
+        await db.vectors.add({ agentId, ...batch });
+      }
     });
   }
 
