@@ -8,6 +8,7 @@
  * (ADR 0070).
  */
 import { autoRecall } from '../agent/auto-recall';
+import { STRATEGY_HISTORY_MESSAGES } from '../agent/prepare-context';
 import { createMemgptStrategy } from '../context/memgpt-strategy';
 import { defaultBudgets } from '../context/default-budgets';
 import { planContext, type TokenCache } from '../context/plan-context';
@@ -137,14 +138,22 @@ function summaryOf(
   };
 }
 
-/** One turn of the memgpt queue manager: plan, and flush (evict + summarize) when due (C8). */
+/** One turn of the memgpt queue manager: recall, plan, and flush (evict + summarize) when due (C8). */
 async function memgptTurn(
   prepared: PreparedContext,
   setup: ContextEvalSetup,
   query: string,
   now: EpochMs,
 ): Promise<boolean> {
+  // Automatic recall runs before every turn, so its memories count in the plan that decides a flush.
+  const candidates = await autoRecall({
+    agent: prepared.agent,
+    search: setup.search,
+    query,
+    queue: prepared.history,
+  });
   const plan = await planContext({
+    candidates,
     agent: prepared.agent,
     blocks: [],
     summary: prepared.summary,
@@ -195,7 +204,10 @@ export async function prepareContext(
     }
     return prepared;
   }
-  prepared.history = [...setup.messages];
+  // Strategies without a queue see the newest messages, as the agent loop gives them.
+  const newest = (upTo: number) =>
+    setup.messages.slice(Math.max(0, upTo - STRATEGY_HISTORY_MESSAGES), upTo);
+  prepared.history = newest(setup.messages.length);
   if (strategy === 'forgetting') {
     // The forgetting curve moves once per round: run every round in order.
     const forgetting = strategyByName('forgetting');
@@ -205,7 +217,7 @@ export async function prepareContext(
       if (message.role !== 'user') continue;
       const out = await forgetting.select({
         agent,
-        history: setup.messages.slice(0, i + 1),
+        history: newest(i + 1),
         query: message.text,
         budget,
         tokenizer: setup.tokenizer,
