@@ -95,4 +95,21 @@ test.describe('accessibility and screenshots', () => {
     );
     expect(externalRequests).toEqual([]);
   });
+
+  test('U42: the chat in dark mode has no serious or critical axe violations', async ({
+    page,
+    shoot,
+    externalRequests,
+  }) => {
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await seed(page);
+    await shoot(page, 'screen-chat-1280x800-dark');
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.goto('/#/models');
+    await expect(page.getByTestId('model-row').first()).toBeVisible();
+    await shoot(page, 'screen-models-1280x800-dark');
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(externalRequests).toEqual([]);
+  });
 });
