@@ -237,6 +237,13 @@ test.describe('writing mode', () => {
       () => document.documentElement.scrollWidth > document.documentElement.clientWidth,
     );
     expect(overflow).toBe(false);
+
+    // U100: the project persists: a reload reopens it where it was.
+    await page.reload();
+    await expect(sections(page)).toHaveCount(6);
+    await expect(page.getByTestId('writer-plan').first()).toContainText('Search the coves.');
+    await page.getByRole('button', { name: 'Go to the plans' }).click();
+    await expect(page.getByRole('heading', { name: 'What comes next?' })).toBeFocused();
     expect(externalRequests).toEqual([]);
   });
 
@@ -266,6 +273,32 @@ test.describe('writing mode', () => {
     await expect(page.getByRole('heading', { name: 'What do I do next?' })).toBeVisible();
     await expect(page.getByTestId('writer-plan').nth(1)).toContainText('I take the candle.');
 
+    // U109: Stop while the scene streams saves nothing.
+    await script(
+      page,
+      writerStep({
+        section: Array.from({ length: 40 }, (_, i) => `I climb step ${i + 1} in the dark.`).join(
+          ' ',
+        ),
+        memory: 'I am on the stairs.',
+        plans: ['I push the trapdoor.', 'I listen.', 'I go back down.'],
+      }),
+    );
+    await page.getByRole('button', { name: 'Choose choice 1' }).click();
+    await page.waitForFunction(
+      () =>
+        document
+          .querySelector('[data-testid="streaming-section"]')
+          ?.textContent?.includes('I climb step 1 ') ?? false,
+      undefined,
+      { polling: 'raf', timeout: 30_000 },
+    );
+    await page.getByTestId('writer-stop').click();
+    await expect(page.getByTestId('writer-status')).toHaveText(
+      'Stopped; the section in progress was not saved.',
+    );
+    await expect(sections(page)).toHaveCount(1);
+
     await script(
       page,
       writerStep({
@@ -277,6 +310,7 @@ test.describe('writing mode', () => {
     await page.getByRole('button', { name: 'Choose choice 2' }).click();
     await expect(sections(page)).toHaveCount(2, { timeout: 30_000 });
     await expect(sections(page).nth(1)).toContainText('My choice: I take the candle.');
+    await expect(sections(page).nth(1)).toContainText('I lift the candle.');
 
     await script(
       page,

@@ -77,6 +77,7 @@ describe('WriterView', () => {
     await view.open(agent);
     await view.start({ genre: 'mystery', topic: 'a lighthouse' });
     expect(await view.step({ type: 'pick', index: 1 })).toBe(true);
+    expect(view.notice).toBe('Section 2 written.');
     expect(await view.step({ type: 'edit', index: 0, text: 'The keeper finds a letter.' })).toBe(
       true,
     );
@@ -139,6 +140,21 @@ describe('WriterView', () => {
     expect(deps.store.passages.size).toBe(0);
     expect(view.notice).toBe('Stopped; the section in progress was not saved.');
     expect(view.running).toBe(false);
+  });
+
+  it('U107/U109: Stop during autonomous mode keeps the finished steps and says how many', async () => {
+    const { view, agent } = setup();
+    await view.open(agent);
+    await view.start({ genre: 'mystery', topic: 'a lighthouse' });
+    const run = view.autonomous(3);
+    while (view.autonomousLog.length === 0) await tick();
+    view.stop();
+    expect(await run).toBe(true);
+    expect(view.state?.sections).toHaveLength(1 + view.autonomousLog.length);
+    expect(view.autonomousLog.length).toBeLessThan(3);
+    expect(view.notice).toBe(
+      `Stopped after ${view.autonomousLog.length} of 3 steps; the finished ones are kept.`,
+    );
   });
 
   it('U108: the export is the manuscript as Markdown under a file name from the title', async () => {

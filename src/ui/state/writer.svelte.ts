@@ -164,6 +164,8 @@ export class WriterView {
 
   private readonly landed = (step: WriterStep): void => {
     this.lastStep = step;
+    const n = this.state?.sections.length ?? 0;
+    this.notice = `${this.state?.mode === 'fiction' ? 'Scene' : 'Section'} ${n} written.`;
   };
 
   private logAutonomous(step: AutonomousStep): void {
