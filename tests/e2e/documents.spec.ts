@@ -259,6 +259,8 @@ test.describe('documents', () => {
     // The made-up id is dropped, never shown raw.
     await expect(answer).not.toContainText('psg_made_up');
     await expect(answer).not.toContainText('[^');
+    await dismissToast(page);
+    await shoot(page, 'documents-cited-reply-1280x800');
     await citation.click();
     await expect(page).toHaveURL(/#\/documents\?doc=.*&passage=/);
     const viewer = page.getByTestId('document-viewer');
