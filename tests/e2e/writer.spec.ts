@@ -75,7 +75,11 @@ test.describe('writing mode', () => {
     test.setTimeout(120_000);
     await page.setViewportSize({ width: 1280, height: 800 });
     await createProject(page, 'The Lighthouse', 'Writing project');
+    // U100: without a model the screen says where to get one and cannot write.
+    await expect(page.getByTestId('writer-no-model')).toContainText('No writing model is loaded');
+    await expect(page.getByRole('button', { name: 'Write the opening' })).toBeDisabled();
     await loadScriptedModel(page);
+    await expect(page.getByTestId('writer-no-model')).toHaveCount(0);
 
     // U101/U109: the opening streams as text, with Stop, then lands with three plans.
     await script(
@@ -256,6 +260,8 @@ test.describe('writing mode', () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await createProject(page, 'The Cellar', 'Interactive fiction');
     await loadScriptedModel(page);
+    await shoot(page, 'fiction-start-390x844');
+    expect(await seriousViolations(page)).toEqual([]);
     await script(
       page,
       writerStep({
