@@ -334,6 +334,13 @@ test.describe('writing mode', () => {
     );
     await expect(page.getByTestId('writer-screen')).toHaveAttribute('data-mode', 'fiction');
 
+    // U102: a scene is edited in place and saved.
+    await page.getByRole('button', { name: 'Edit scene 1' }).click();
+    await page.getByLabel('Text of scene 1').fill('I wake on a cold stone floor, my hands tied.');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect(sections(page).first()).toContainText('my hands tied.');
+    await expect(page.getByTestId('writer-status')).toHaveText('Scene saved.');
+
     await page.getByTestId('writer-plans').scrollIntoViewIfNeeded();
     await shoot(page, 'fiction-390x844');
     await page.getByRole('heading', { name: 'The Cellar' }).scrollIntoViewIfNeeded();

@@ -85,6 +85,11 @@ export class WriterView {
     return this.state?.mode ?? null;
   }
 
+  /** What a section is called in this mode. */
+  get noun(): 'Scene' | 'Section' {
+    return this.state?.mode === 'fiction' ? 'Scene' : 'Section';
+  }
+
   /** The long-term paragraphs (sections) the last step's prompt held, most similar first. */
   get retrieved(): WriterSection[] {
     const step = this.lastStep;
@@ -151,7 +156,7 @@ export class WriterView {
   /** Rewrites a section and its long-term passage (U102). */
   editSection(sectionId: string, text: string): Promise<boolean> {
     return this.run('edit', (s) => s.editSection(sectionId, text)).then((ok) => {
-      if (ok) this.notice = 'Section saved.';
+      if (ok) this.notice = `${this.noun} saved.`;
       return ok;
     });
   }
@@ -165,7 +170,7 @@ export class WriterView {
   private readonly landed = (step: WriterStep): void => {
     this.lastStep = step;
     const n = this.state?.sections.length ?? 0;
-    this.notice = `${this.state?.mode === 'fiction' ? 'Scene' : 'Section'} ${n} written.`;
+    this.notice = `${this.noun} ${n} written.`;
   };
 
   private logAutonomous(step: AutonomousStep): void {
