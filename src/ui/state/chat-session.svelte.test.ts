@@ -170,7 +170,8 @@ describe('ChatSession', () => {
       replies: [],
       error: { code: 'agent_busy', message: 'held' },
     }));
-    await t.session.send('y');
+    // X5: nothing was stored, so send says so and the composer keeps the draft.
+    expect(await t.session.send('y')).toBe(false);
     expect(t.session.error).toMatchObject({ code: 'agent_busy', retryTurnId: null });
     expect(t.session.busyElsewhere).toBe(true);
   });

@@ -247,7 +247,10 @@ export class ChatSession {
     }
   }
 
-  /** Sends a user message and runs the turn. Returns false when nothing was sent. */
+  /**
+   * Sends a user message and runs the turn. Returns false when nothing was stored — no model, or
+   * another tab took the agent's lock first (X5) — so the composer keeps the draft.
+   */
   async send(text: string): Promise<boolean> {
     const trimmed = text.trim();
     if (trimmed === '' || this.running || !this.agentId) return false;
@@ -255,8 +258,7 @@ export class ChatSession {
       this.setError(new AppError('model_not_loaded', 'No chat model is loaded.'), null);
       return false;
     }
-    await this.runTrigger({ type: 'user_message', text: trimmed });
-    return true;
+    return this.runTrigger({ type: 'user_message', text: trimmed });
   }
 
   async retry(turnId: TurnId): Promise<void> {
@@ -277,9 +279,10 @@ export class ChatSession {
     this.error = null;
   }
 
-  private async runTrigger(trigger: TurnTrigger): Promise<void> {
+  /** Runs a turn; true when its trigger was stored (a turn record exists), false otherwise. */
+  private async runTrigger(trigger: TurnTrigger): Promise<boolean> {
     const agentId = this.agentId;
-    if (!agentId) return;
+    if (!agentId) return false;
     const controller = new AbortController();
     this.controller = controller;
     this.running = true;
@@ -294,9 +297,11 @@ export class ChatSession {
         signal: controller.signal,
       });
       this.finish(outcome.stopReason, outcome.error, outcome.turnId);
+      return outcome.turnId !== null;
     } catch (error) {
       // runTurn never rejects; a runner that does is reported like a fault of the turn.
       this.setError(error, this.runningTurnId);
+      return this.runningTurnId !== null;
     } finally {
       this.running = false;
       this.controller = null;
