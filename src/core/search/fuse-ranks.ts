@@ -15,6 +15,8 @@ export interface FuseOptions {
   /** Age at which the recency term has halved. */
   recencyHalfLifeMs: number;
   k?: number;
+  /** Weight of each list, in order (default 1 each). */
+  weights?: readonly number[];
 }
 
 export interface FusedId {
@@ -34,12 +36,13 @@ export function fuseRanks(
   const k = options.k ?? RRF_K;
   const scores = new Map<string, number>();
   const at = new Map<string, EpochMs>();
-  for (const list of lists) {
+  lists.forEach((list, listIndex) => {
+    const weight = options.weights?.[listIndex] ?? 1;
     list.forEach((item, index) => {
-      scores.set(item.id, (scores.get(item.id) ?? 0) + 1 / (k + index + 1));
+      scores.set(item.id, (scores.get(item.id) ?? 0) + weight / (k + index + 1));
       at.set(item.id, item.at);
     });
-  }
+  });
   const out: FusedId[] = [];
   for (const [id, score] of scores) {
     const age = Math.max(0, options.now - (at.get(id) ?? options.now));

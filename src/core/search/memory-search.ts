@@ -8,6 +8,8 @@ import type { MemoryStore } from '../ports/memory-store';
 import type { VectorEntry, VectorIndex, VectorKind } from '../ports/vector-index';
 import type { EpochMs } from '../units';
 import { fuseRanks, RRF_K, type RankedId } from './fuse-ranks';
+import { DEFAULT_RERANK, rerankLexical, type RerankMeta } from './lexical-rerank';
+import { analyzeQuery, mentionsTime } from './query-analysis';
 import type { VectorStore } from './vector-store';
 
 /** Roles indexed for recall by default: tool results, system text and events are noise. */
@@ -34,7 +36,15 @@ export interface MemorySearchDeps {
   recencyWeight?: number;
   recencyHalfLifeMs?: number;
   vectorDepth?: number;
+  /** Weight of the vector list in hybrid fusion (the lexical list weighs 1). */
+  vectorWeight?: number;
 }
+
+/**
+ * Hybrid weighs the vector list at a tenth of the lexical one (ADR 0071): on conversational
+ * memory names, numbers and rare words carry recall, and a small embedder's list is noisy.
+ */
+export const DEFAULT_VECTOR_WEIGHT = 0.1;
 
 /** The search module, plus whether semantic (vector) search is available. */
 export interface LociMemorySearch extends MemorySearch {
@@ -47,7 +57,7 @@ export interface LociMemorySearch extends MemorySearch {
   readonly agentId: AgentId | null;
 }
 
-interface Meta {
+interface Meta extends Partial<RerankMeta> {
   kind: VectorKind;
   at: EpochMs;
   /** Message role or passage source type. */
@@ -67,7 +77,9 @@ function checkPage(page: number, pageSize: number): void {
 export function createMemorySearch(deps: MemorySearchDeps): LociMemorySearch {
   const { store, lexical, clock } = deps;
   const roles = new Set<string>(deps.indexedRoles ?? DEFAULT_INDEXED_ROLES);
-  const recencyWeight = deps.recencyWeight ?? 0.25 / (RRF_K + 1);
+  // A tie-breaker only: a stronger term buried old but relevant turns (ADR 0071).
+  const recencyWeight = deps.recencyWeight ?? 0.05 / (RRF_K + 1);
+  const vectorWeight = deps.vectorWeight ?? DEFAULT_VECTOR_WEIGHT;
   const halfLife = deps.recencyHalfLifeMs ?? 30 * DAY_MS;
   const vectorDepth = deps.vectorDepth ?? DEFAULT_VECTOR_DEPTH;
   const semantic = deps.embedder !== null && deps.vectors !== null;
@@ -83,17 +95,52 @@ export function createMemorySearch(deps: MemorySearchDeps): LociMemorySearch {
     p.embedding.length === deps.embedder.dimension;
 
   function indexLexically(docs: LexicalDoc[]): void {
-    for (const d of docs) meta.set(d.id, { kind: d.kind, at: d.at, tag: d.tag });
+    for (const d of docs)
+      if (!meta.has(d.id)) meta.set(d.id, { kind: d.kind, at: d.at, tag: d.tag });
     lexical.add(docs);
   }
 
-  const messageDoc = (m: Message): LexicalDoc => ({
-    id: m.id,
-    kind: 'message',
-    text: m.text,
-    at: m.at,
-    tag: m.role,
-  });
+  /** Lower-cased names of the speakers of indexed messages (imported transcripts). */
+  const speakers = new Set<string>();
+  /** The last message indexed, whose text becomes the next one's context. */
+  let lastMessage: { id: string; line: string; who: string } | null = null;
+  const speakerLine = (m: Message): string => (m.speaker ? `${m.speaker}: ${m.text}` : m.text);
+  /**
+   * A message is indexed with its speaker's name and, when it replies to the other side, the turn
+   * it answers (ADR 0071): a reply
+   * ("Yes, last Sunday!") is found by the question it answers, and "what did Caroline say"
+   * finds Caroline's turns.
+   */
+  const messageDoc = (m: Message): LexicalDoc => {
+    const line = speakerLine(m);
+    const previous = lastMessage;
+    const speaker = m.speaker?.toLowerCase();
+    if (speaker) speakers.add(speaker);
+    const who = m.speaker ?? m.role;
+    // Only a reply (the other side speaking) is linked to, and indexed with, the turn it answers.
+    const answered = previous && previous.who !== who ? previous : null;
+    meta.set(m.id, {
+      kind: 'message',
+      at: m.at,
+      tag: m.role,
+      speaker,
+      timeRef: mentionsTime(m.text),
+      prev: answered?.id,
+    });
+    if (answered) {
+      const before = meta.get(answered.id);
+      if (before) before.next = m.id;
+    }
+    lastMessage = { id: m.id, line, who };
+    const context = answered?.line ?? null;
+    return {
+      id: m.id,
+      kind: 'message',
+      text: context ? `${line}\n${context}` : line,
+      at: m.at,
+      tag: m.role,
+    };
+  };
   const passageDoc = (p: Passage): LexicalDoc => ({
     id: p.id,
     kind: 'passage',
@@ -136,6 +183,8 @@ export function createMemorySearch(deps: MemorySearchDeps): LociMemorySearch {
     if (clearable.clear) clearable.clear();
     else if (meta.size > 0) lexical.remove([...meta.keys()]);
     meta.clear();
+    speakers.clear();
+    lastMessage = null;
     await deps.vectors?.clear();
     const embedder = deps.embedder;
     const lastSeq = await store.lastSeq(agentId);
@@ -278,9 +327,14 @@ export function createMemorySearch(deps: MemorySearchDeps): LociMemorySearch {
     const lexicalHits = () =>
       q.mode === 'vector' || q.text.trim() === ''
         ? []
-        : lexical
-            .search({ text: q.text, k: ALL, kinds: q.kinds, from: q.from, to: q.to })
-            .filter((h) => keep(h.id));
+        : rerankLexical(
+            lexical
+              .search({ text: q.text, k: ALL, kinds: q.kinds, from: q.from, to: q.to })
+              .filter((h) => keep(h.id)),
+            analyzeQuery(q.text, speakers),
+            (id) => meta.get(id),
+            DEFAULT_RERANK,
+          );
     switch (q.mode) {
       case 'lexical':
         return toPage(lexicalHits(), q);
@@ -290,6 +344,7 @@ export function createMemorySearch(deps: MemorySearchDeps): LociMemorySearch {
         const withAt = (list: { id: string }[]): RankedId[] =>
           list.map((h) => ({ id: h.id, at: meta.get(h.id)!.at }));
         const fused = fuseRanks([withAt(lexicalHits()), withAt(await vectorList(q, keep))], {
+          weights: [1, vectorWeight],
           now: clock.now(),
           recencyWeight,
           recencyHalfLifeMs: halfLife,

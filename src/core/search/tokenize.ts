@@ -10,13 +10,15 @@
  * segment stays a term of its own (`猫`).
  */
 
+import { lightStem } from './light-stem';
+
 const SEGMENTER = new Intl.Segmenter('zh', { granularity: 'word' });
 const HAN_RUN = /\p{Script=Han}+/gu;
 const HAS_HAN = /\p{Script=Han}/u;
 
 /** Very common words that carry no meaning for retrieval (English and Chinese function words). */
 export const STOP_WORDS: ReadonlySet<string> = new Set([
-  ...'a an and are as at be but by do does for from had has have he her his i if in into is it its me my no not of on or our she so than that the their them then there these they this to too us was we were what when where which who will with you your'.split(
+  ...'a an and are as at be but by do does for from had has have he her his i if in into is it its me my no not of on or our she so than that the their them then there these they this to too us was we were what when where which who will with you your did how why would could should can like likely any some about'.split(
     ' ',
   ),
   ...'的 了 是 在 和 也 就 都 而 及 与 着 或 之 吗 呢 吧 啊'.split(' '),
@@ -59,7 +61,7 @@ export function tokenize(text: string): string[] {
       // Multi-character Han words are covered by the bigrams below unless longer than two.
       if (word.length !== 2) terms.push(word);
     } else {
-      terms.push(foldPlural(word));
+      terms.push(lightStem(foldPlural(word)));
     }
   }
   for (const match of normalized.matchAll(HAN_RUN)) {
