@@ -116,7 +116,7 @@ test.describe('documents', () => {
     expect(externalRequests).toEqual([]);
   });
 
-  test('U130/U132: drag-and-drop of several files, and pasted text, become documents', async ({
+  test('U130/U132: drag-and-drop of several files, and pasted text (form or Ctrl+V), become documents', async ({
     page,
     externalRequests,
   }) => {
@@ -144,7 +144,18 @@ test.describe('documents', () => {
     await page.getByRole('button', { name: 'Save as note' }).click();
     await expectJobs(page, 'indexed', 3);
     await expect(libraryItem(page, 'Packing list')).toContainText('Text');
-    expect(await documentsOf(page, agentId)).toHaveLength(3);
+
+    // A paste outside the form (Ctrl+V on the screen) imports the text too.
+    await page.evaluate(() => {
+      const data = new DataTransfer();
+      data.setData('text/plain', 'Ferry times\nThe last ferry leaves at 22:10.');
+      document.body.dispatchEvent(
+        new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
+      );
+    });
+    await expectJobs(page, 'indexed', 4);
+    await expect(libraryItem(page, 'Ferry times')).toBeVisible();
+    expect(await documentsOf(page, agentId)).toHaveLength(4);
     expect(externalRequests).toEqual([]);
   });
 
@@ -214,6 +225,53 @@ test.describe('documents', () => {
     );
     expect(left).toBe(0);
     await other.close();
+    expect(externalRequests).toEqual([]);
+  });
+
+  test('U135: a document embedded by another model says so and Re-embed brings it up to date', async ({
+    page,
+    externalRequests,
+  }) => {
+    const agentId = await openDocuments(page);
+    await pick(page, ['handbook.md']);
+    await expectJobs(page, 'indexed', 1);
+    // As if the passages had been embedded by the previously chosen embedding model.
+    await page.evaluate(async (id) => {
+      const store = (
+        window as unknown as {
+          __loci: {
+            store: {
+              queryPassages(a: string): Promise<{ embeddingModel: string }[]>;
+              apply(c: object): Promise<unknown>;
+            };
+          };
+        }
+      ).__loci.store;
+      const passages = await store.queryPassages(id);
+      await store.apply({
+        passages: passages.map((p) => ({ ...p, embeddingModel: 'an-older-model' })),
+      });
+    }, agentId);
+    await page.reload();
+    const item = libraryItem(page, 'Lighthouse Handbook');
+    await expect(item).toContainText('Needs re-embedding');
+    await item.getByRole('button', { name: 'Re-embed Lighthouse Handbook' }).click();
+    await expect(item).toContainText('Indexed');
+    await expect(item.getByRole('button', { name: /Re-embed/ })).toHaveCount(0);
+    const models = await page.evaluate(
+      async (id) =>
+        (
+          (await (
+            window as unknown as {
+              __loci: {
+                store: { queryPassages(a: string): Promise<{ embeddingModel: string }[]> };
+              };
+            }
+          ).__loci.store.queryPassages(id)) as { embeddingModel: string }[]
+        ).map((p) => p.embeddingModel),
+      agentId,
+    );
+    expect(new Set(models).has('an-older-model')).toBe(false);
     expect(externalRequests).toEqual([]);
   });
 
