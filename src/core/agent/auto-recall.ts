@@ -11,9 +11,9 @@ import { renderArchivalMemory, renderRecallMemory } from '../prompts/render-cont
 import type { Chars } from '../units';
 
 /** Hits fetched per turn; more than fit, so the budget (not the page) decides. */
-export const RECALL_CANDIDATES = 10;
+export const RECALL_CANDIDATES = 100;
 /** Longest memory line. */
-export const RECALL_LINE_CHARS: Chars = 240;
+export const RECALL_LINE_CHARS: Chars = 600;
 /** Recent context added to the query. */
 export const RECALL_CONTEXT_CHARS: Chars = 200;
 

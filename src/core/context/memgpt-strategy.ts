@@ -51,7 +51,7 @@ export function createMemgptStrategy(): ContextStrategy {
         memories.push({ ...candidate, tokens: cost });
         memoryTokens += cost;
       }
-      const used = memories.length > 0 ? header + memoryTokens : 0;
+      let used = memories.length > 0 ? header + memoryTokens : 0;
       const pinned = pinnedMessage(input.history);
       const fill = (budget: Tokens): { messages: Message[]; tokens: Tokens } => {
         const all = fillMessages(input.history, budget, count);
@@ -68,6 +68,18 @@ export function createMemgptStrategy(): ContextStrategy {
         // The question matters more than any recalled memory (C5).
         const bare = fill(input.budget);
         return { messages: bare.messages, memories: [], tokens: bare.tokens };
+      }
+      if (filled.messages.length === input.history.length) {
+        // The whole queue fits: spend the room it leaves on more memories (ADR 0072).
+        const taken = new Set(memories.map((m) => m.id));
+        for (const candidate of input.candidates ?? []) {
+          if (taken.has(candidate.id)) continue;
+          const cost = memoryLineTokens(input, candidate);
+          const extra = memories.length === 0 ? header + cost : cost;
+          if (used + extra + filled.tokens > input.budget) continue;
+          memories.push({ ...candidate, tokens: cost });
+          used += extra;
+        }
       }
       return { messages: filled.messages, memories, tokens: used + filled.tokens };
     },

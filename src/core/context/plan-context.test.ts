@@ -140,7 +140,9 @@ describe('planContext', () => {
       expect(plan.evictableIds).toEqual(ids.slice(0, plan.evictableIds.length));
       if (newestUser) expect(plan.evictableIds).not.toContain(newestUser.id);
       const memoryTokens = plan.memories.reduce((s, m) => s + m.tokens, 0);
-      expect(memoryTokens).toBeLessThanOrEqual(input.agent.budgets.recallBudget);
+      // V18: memories pass recallBudget only to fill room the whole queue left free.
+      if (plan.overflowIds.length > 0)
+        expect(memoryTokens).toBeLessThanOrEqual(input.agent.budgets.recallBudget);
     }
     expect(planned).toBeGreaterThan(200);
   });

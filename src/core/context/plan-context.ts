@@ -234,7 +234,9 @@ export async function planContext(input: PlanInput): Promise<Result<ContextPlan,
       used + (historyTokens - measured.messageTokens) - target,
     ),
     memories,
-    demand: fixedSystem + memoryTokens + historyTokens + reserve,
+    // Memories past the recall budget only fill room the queue left free: they never cause a flush.
+    demand:
+      fixedSystem + Math.min(memoryTokens, agent.budgets.recallBudget) + historyTokens + reserve,
     prompt,
     strategyState: selected.state,
   });
