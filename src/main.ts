@@ -174,7 +174,7 @@ async function bootMemory(): Promise<MemoryServices> {
   });
   await agents.start();
 
-  const writer = { engine: llm, store, search, clock, ids };
+  const writer = { engine: llm, store, search, clock, ids, lock };
   const memory: MemoryServices = { store, search, agents, session, highlights, writer, documents };
   if (__LOCI_E2E__) {
     Object.assign(window, {

@@ -1,5 +1,6 @@
 import type { MemorySearch } from '../core/ports/memory-search';
 import type { MemoryStore } from '../core/ports/memory-store';
+import type { TurnLock } from '../core/ports/turn-lock';
 import type { WriterDeps } from '../core/writer/writer-deps';
 import type { AgentsState } from './state/agents.svelte';
 import type { ChatSession } from './state/chat-session.svelte';
@@ -17,8 +18,8 @@ export interface MemoryServices {
   agents: AgentsState;
   session: ChatSession;
   highlights: Highlights;
-  /** What the writing screen's sessions run on (the same store, search and engine). */
-  writer: WriterDeps;
+  /** What the writing screen's sessions run on (the same store, search, engine and lock). */
+  writer: WriterDeps & { lock: TurnLock };
   /** Document imports, delete and re-embed (the Documents screen). */
   documents: DocumentsState;
 }

@@ -352,4 +352,69 @@ test.describe('writing mode', () => {
     expect(await seriousViolations(page)).toEqual([]);
     expect(externalRequests).toEqual([]);
   });
+
+  test('U113: two tabs on one project — a stale choice is not run, and a running tab holds the lock', async ({
+    page,
+    context,
+    externalRequests,
+  }) => {
+    test.setTimeout(120_000);
+    await createProject(page, 'Two Tabs', 'Writing project');
+    await loadScriptedModel(page);
+    await script(
+      page,
+      writerStep({ section: 'The first section.', memory: 'One.', plans: ['P1', 'P2', 'P3'] }),
+    );
+    await startProject(page, { genre: 'fable', topic: 'two tabs' }, 'Write the opening');
+    await expect(sections(page)).toHaveCount(1, { timeout: 30_000 });
+
+    const other = await context.newPage();
+    await other.goto('/#/chat');
+    await loadScriptedModel(other);
+    await expect(sections(other)).toHaveCount(1);
+
+    await script(
+      page,
+      writerStep({ section: 'Written in tab one.', memory: 'Two.', plans: ['Q1', 'Q2', 'Q3'] }),
+    );
+    await page.getByRole('button', { name: 'Write from plan 1' }).click();
+    await expect(sections(page)).toHaveCount(2, { timeout: 30_000 });
+
+    // The second tab still shows P1–P3: its choice is stale, so it reloads instead of writing.
+    await script(
+      other,
+      writerStep({ section: 'Written in tab two.', memory: 'Three.', plans: ['R1', 'R2', 'R3'] }),
+    );
+    await other.getByRole('button', { name: 'Write from plan 2' }).click();
+    await expect(other.getByTestId('writer-problem')).toContainText(
+      'This project changed in another tab.',
+    );
+    await expect(sections(other)).toHaveCount(2);
+    await expect(other.getByTestId('writer-plan').nth(1)).toContainText('Q2');
+    await other.getByRole('button', { name: 'Write from plan 2' }).click();
+    await expect(sections(other)).toHaveCount(3, { timeout: 30_000 });
+    await expect(sections(other).nth(2)).toContainText('Written in tab two.');
+
+    // While the first tab writes, the second cannot.
+    await page.reload();
+    await loadScriptedModel(page);
+    await expect(sections(page)).toHaveCount(3);
+    await script(
+      page,
+      writerStep({
+        section: Array.from({ length: 40 }, (_, i) => `Slow line ${i + 1}.`).join(' '),
+        memory: 'Four.',
+        plans: ['S1', 'S2', 'S3'],
+      }),
+    );
+    await page.getByRole('button', { name: 'Write from plan 1' }).click();
+    await expect(page.getByTestId('writer-stop')).toBeVisible();
+    await other.getByRole('button', { name: 'Write from plan 3' }).click();
+    await expect(other.getByTestId('writer-problem')).toContainText(
+      'This project is being written in another tab.',
+    );
+    await expect(sections(page)).toHaveCount(4, { timeout: 30_000 });
+    await other.close();
+    expect(externalRequests).toEqual([]);
+  });
 });

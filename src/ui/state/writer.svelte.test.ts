@@ -188,4 +188,43 @@ describe('WriterView', () => {
     expect(view.state?.sections[0]?.text).toBe('A new opening.');
     expect(deps.store.passages.get(id)?.text).toBe('A new opening.');
   });
+
+  it('U113: a choice made on a project another tab has changed is not run; the latest shows', async () => {
+    const a = setup();
+    await a.view.open(a.agent);
+    await a.view.start({ genre: 'mystery', topic: 'a lighthouse' });
+    const b = new WriterView({
+      writer: a.deps,
+      search: { loadAgent: async () => undefined },
+      modelReady: () => true,
+    });
+    await b.open(a.agent);
+    await a.view.step({ type: 'pick', index: 0 });
+    expect(await b.step({ type: 'pick', index: 2 })).toBe(false);
+    expect(b.problem?.what).toBe('This project changed in another tab.');
+    expect(b.state?.sections).toEqual(a.view.state?.sections);
+    expect(await b.step({ type: 'pick', index: 2 })).toBe(true);
+    expect(b.state?.sections).toHaveLength(3);
+  });
+
+  it('U113: while another tab holds the project lock nothing runs and the screen says so', async () => {
+    const { deps, agent } = setup();
+    const released: string[] = [];
+    let free = false;
+    const view = new WriterView({
+      writer: deps,
+      search: { loadAgent: async () => undefined },
+      modelReady: () => true,
+      lock: {
+        acquire: async (id) => (free ? () => void released.push(id) : null),
+      },
+    });
+    await view.open(agent);
+    expect(await view.start({ genre: 'mystery', topic: 'a lighthouse' })).toBe(false);
+    expect(view.problem?.what).toBe('This project is being written in another tab.');
+    expect(deps.store.passages.size).toBe(0);
+    free = true;
+    expect(await view.start({ genre: 'mystery', topic: 'a lighthouse' })).toBe(true);
+    expect(released).toEqual([agent.id]);
+  });
 });

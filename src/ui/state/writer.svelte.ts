@@ -6,6 +6,7 @@
  */
 import { AppError } from '../../core/errors';
 import type { Agent, AgentId } from '../../core/model';
+import type { TurnLock } from '../../core/ports/turn-lock';
 import type { AutonomousStep } from '../../core/writer/run-autonomous';
 import type { WriterDeps } from '../../core/writer/writer-deps';
 import { WriterSession } from '../../core/writer/writer-session';
@@ -19,6 +20,8 @@ export interface WriterViewDeps {
   /** The search whose indexes must hold the agent before a step (`loadAgent`). */
   search: { readonly agentId?: AgentId | null; loadAgent(agentId: AgentId): Promise<void> };
   modelReady: () => boolean;
+  /** One tab at a time writes a project (the app's Web Locks); absent in single-tab tests. */
+  lock?: TurnLock;
 }
 
 /** What a model operation is doing right now. */
@@ -43,6 +46,12 @@ export interface WriterProblem {
 }
 
 type CallOptions = { onDelta: (delta: string) => void; signal: AbortSignal };
+
+/** What the user chooses from: if another tab changed it, a choice made here is stale. */
+const signature = (s: WriterState | null): string =>
+  s === null
+    ? ''
+    : JSON.stringify([s.sections.map((x) => [x.id, x.text]), s.plans, s.shortTermMemory]);
 
 const slug = (title: string): string =>
   title
@@ -101,14 +110,18 @@ export class WriterView {
   /** Opens the project of `agent` (null state until it is started). */
   async open(agent: Agent): Promise<void> {
     this.loaded = false;
-    this.session = await WriterSession.open(this.deps.writer, agent, {
+    this.session = await this.openSession(agent);
+    this.state = this.session.state;
+    this.loaded = true;
+  }
+
+  private openSession(agent: Agent): Promise<WriterSession> {
+    return WriterSession.open(this.deps.writer, agent, {
       onChange: (s) => {
         this.previousPlans = this.state?.plans ?? [];
         this.state = s;
       },
     });
-    this.state = this.session.state;
-    this.loaded = true;
   }
 
   /** Starts the project: the opening section, memory and three plans (U101). */
@@ -208,14 +221,50 @@ export class WriterView {
   }
 
   private async quick(action: () => Promise<void>, done: string): Promise<boolean> {
+    if (this.activity !== null) return false;
     this.problem = null;
     try {
-      await action();
-      this.notice = done;
-      return true;
+      const ran = await this.guarded(this.require(), async () => {
+        await action();
+        this.notice = done;
+      });
+      return ran;
     } catch (error) {
       this.fail(error);
       return false;
+    }
+  }
+
+  /**
+   * Runs `action` holding the project's lock, on the saved state (U113): another tab may have
+   * written since this one loaded. If it has, nothing runs; the view shows the saved project so
+   * the user chooses again from what is really there.
+   */
+  private async guarded(session: WriterSession, action: () => Promise<void>): Promise<boolean> {
+    const release = this.deps.lock ? await this.deps.lock.acquire(session.agent.id) : undefined;
+    if (release === null) {
+      this.problem = {
+        what: 'This project is being written in another tab.',
+        action: 'Wait for that tab to finish, or close it, then try again.',
+      };
+      return false;
+    }
+    try {
+      const saved = await this.openSession(session.agent);
+      if (signature(saved.state) !== signature(this.state)) {
+        this.session = saved;
+        this.state = saved.state;
+        this.lastStep = null;
+        this.problem = {
+          what: 'This project changed in another tab.',
+          action: 'This is its latest version; choose again.',
+        };
+        return false;
+      }
+      await action();
+      return true;
+    } finally {
+      await release?.();
     }
   }
 
@@ -241,8 +290,9 @@ export class WriterView {
     this.raw = '';
     try {
       if (this.deps.search.agentId !== agentId) await this.deps.search.loadAgent(agentId);
-      await action(session, { ...this.streamOptions(), signal: controller.signal });
-      return true;
+      return await this.guarded(session, () =>
+        action(this.require(), { ...this.streamOptions(), signal: controller.signal }),
+      );
     } catch (error) {
       if (AppError.from(error).code === 'cancelled') {
         this.notice = 'Stopped; the section in progress was not saved.';
