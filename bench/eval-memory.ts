@@ -104,7 +104,8 @@ export async function runMemoryEval(
   const dataset = parseLocomo(JSON.parse(readFileSync(args.data, 'utf8')), basename(args.data));
   const tokenizer = createLlama3Tokenizer();
   const embedder: Embedder | null = args.embedder ? await loadLocalEmbedder(args.embedder) : null;
-  const modes: SearchMode[] = embedder ? ['lexical', 'vector', 'hybrid'] : ['lexical', 'hybrid'];
+  // Without an embedder vector mode scores 0 (empty pages) and hybrid is the lexical ranking.
+  const modes: SearchMode[] = ['lexical', 'vector', 'hybrid'];
   const plan: EvalPlan = { modes, ks: args.ks, strategies: EVAL_STRATEGIES, budgets: args.budgets };
   const tally = new RecallTally();
   const tools = createToolRegistry().specs([]);
