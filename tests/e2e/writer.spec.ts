@@ -350,6 +350,9 @@ test.describe('writing mode', () => {
     await page.getByTestId('writer-plans').scrollIntoViewIfNeeded();
     await shoot(page, 'fiction-1280x800');
     expect(await seriousViolations(page)).toEqual([]);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await shoot(page, 'fiction-dark-1280x800');
+    expect(await seriousViolations(page)).toEqual([]);
     expect(externalRequests).toEqual([]);
   });
 
