@@ -48,6 +48,13 @@ export interface StoreInvariants {
   userCopies: Record<string, number>;
   running: number;
   interrupted: string[];
+  /** Block versions and passages written by tools (shows the tool path was exercised). */
+  toolEdits: number;
+  summaries: number;
+  /** Step records by tool name (`invalid` for failed steps). */
+  stepTools: Record<string, number>;
+  /** Status of the newest turn (by start time), if any. */
+  newestStatus: string | null;
   /** Human-readable breaches: edits without step records, inconsistent summary/queue … */
   problems: string[];
 }
@@ -58,6 +65,7 @@ export interface StoreInvariants {
  * contiguous and every evicted message covered by the newest summary.
  */
 export async function readInvariants(page: Page, agentId: string): Promise<StoreInvariants> {
+  await page.waitForFunction(() => '__loci' in window);
   return page.evaluate(async (agentId) => {
     type Rec = Record<string, unknown>;
     const store = (
@@ -75,6 +83,13 @@ export async function readInvariants(page: Page, agentId: string): Promise<Store
     for (const turn of turns) stepsOf.set(String(turn.id), await store.listSteps!(turn.id));
     const hasStep = (turnId: unknown, step?: unknown) =>
       (stepsOf.get(String(turnId)) ?? []).some((s) => step === undefined || s.step === step);
+    let toolEdits = 0;
+    const stepTools: Record<string, number> = {};
+    for (const steps of stepsOf.values())
+      for (const s of steps) {
+        const key = s.ok ? String(s.tool) : 'invalid';
+        stepTools[key] = (stepTools[key] ?? 0) + 1;
+      }
     const userCopies: Record<string, number> = {};
     for (const m of messages)
       if (m.role === 'user') userCopies[String(m.text)] = (userCopies[String(m.text)] ?? 0) + 1;
@@ -85,12 +100,14 @@ export async function readInvariants(page: Page, agentId: string): Promise<Store
       const history = await store.blockHistory!(agentId, b.label);
       for (const v of history) {
         const source = v.source as Rec;
+        if (source.type === 'tool') toolEdits += 1;
         if (source.type === 'tool' && !hasStep(source.turnId, source.step))
           problems.push(`block ${String(b.label)} v${String(v.version)} has no step record`);
       }
     }
     for (const p of passages) {
       const source = p.source as Rec;
+      if (source.type === 'memory') toolEdits += 1;
       if (source.type === 'memory' && !hasStep(source.turnId))
         problems.push(`passage ${String(p.id)} has no step record`);
     }
@@ -120,8 +137,17 @@ export async function readInvariants(page: Page, agentId: string): Promise<Store
         );
     return {
       userCopies,
+      toolEdits,
+      summaries: summaries.length,
+      stepTools,
       running: turns.filter((t) => t.status === 'running').length,
       interrupted: turns.filter((t) => t.status === 'interrupted').map((t) => String(t.id)),
+      newestStatus:
+        turns.length === 0
+          ? null
+          : String(
+              turns.reduce((a, t) => (Number(t.startedAt) > Number(a.startedAt) ? t : a)).status,
+            ),
       problems,
     };
   }, agentId);
