@@ -16,4 +16,12 @@ describe('lightStem', () => {
     expect(lightStem('生日')).toBe('生日');
     expect(lightStem('3d')).toBe('3d');
   });
+
+  it('V19: a noun in -ship or -ion shares a term with its root word', () => {
+    expect(lightStem('mentorship')).toBe(lightStem('mentor'));
+    expect(lightStem('promotion')).toBe(lightStem('promoted'));
+    expect(lightStem('collaboration')).toBe(lightStem('collaborate'));
+    expect(lightStem('relationship')).toBe(lightStem('related'));
+    expect(lightStem('nation')).toBe('nation');
+  });
 });
