@@ -21,6 +21,7 @@ import { createWebLlmModelCache } from './adapters/llm/webllm/webllm-model-cache
 import { createWorkerLlmEngine } from './adapters/llm/worker-llm-engine';
 import { WebLocksTurnLock } from './adapters/locks/web-locks-turn-lock';
 import { registerServiceWorker } from './adapters/pwa/register-sw';
+import { LocalVectorIndex } from './adapters/search/local-vector-index';
 import { MiniSearchLexicalIndex } from './adapters/search/minisearch-lexical-index';
 import { openMemoryStore } from './adapters/storage/dexie/index';
 import type { AgentDeps } from './core/agent/agent-deps';
@@ -34,7 +35,7 @@ import { createMemorySearch } from './core/search/memory-search';
 import { createForgettingStrategy } from './core/strategies/forgetting';
 import { createRecencyStrategy } from './core/strategies/recency';
 import { createWindowStrategy } from './core/strategies/window';
-import type { MemoryServices, AppServices } from './ui/services';
+import type { MemoryServices, AppServices, MemoryCheckServices } from './ui/services';
 import { takeSharedContent } from './ui/components/documents/share-target';
 import { AgentsState } from './ui/state/agents.svelte';
 import { ChatSession } from './ui/state/chat-session.svelte';
@@ -175,7 +176,33 @@ async function bootMemory(): Promise<MemoryServices> {
   await agents.start();
 
   const writer = { engine: llm, store, search, clock, ids, lock };
-  const memory: MemoryServices = { store, search, agents, session, highlights, writer, documents };
+  // The memory check gets a search of its own per run, with the same embedder and tokenizer. Its
+  // vectors stay on this thread: the embed worker's matrix holds the active agent's, and loading
+  // the temporary agent into it would clear them. Nothing of its vectors is persisted.
+  const memoryCheck: MemoryCheckServices = {
+    createSearch: () =>
+      createMemorySearch({
+        store,
+        lexical: new MiniSearchLexicalIndex(),
+        vectors: embedder ? new LocalVectorIndex(embedder.dimension) : null,
+        embedder,
+        clock,
+      }),
+    tokenizer: () => llm.tokenizer(),
+    embedderName: chosen?.label ?? null,
+    clock,
+    ids,
+  };
+  const memory: MemoryServices = {
+    store,
+    search,
+    agents,
+    session,
+    highlights,
+    writer,
+    documents,
+    memoryCheck,
+  };
   if (__LOCI_E2E__) {
     Object.assign(window, {
       __loci: {

@@ -1,5 +1,7 @@
 import type { MemorySearch } from '../core/ports/memory-search';
+import type { Clock, IdSource } from '../core/ports/clock';
 import type { MemoryStore } from '../core/ports/memory-store';
+import type { Tokenizer } from '../core/ports/tokenizer';
 import type { TurnLock } from '../core/ports/turn-lock';
 import type { WriterDeps } from '../core/writer/writer-deps';
 import type { AgentsState } from './state/agents.svelte';
@@ -22,6 +24,20 @@ export interface MemoryServices {
   writer: WriterDeps & { lock: TurnLock };
   /** Document imports, delete and re-embed (the Documents screen). */
   documents: DocumentsState;
+  /** What the Settings memory check runs on (V12–V13); absent where no check is offered. */
+  memoryCheck?: MemoryCheckServices;
+}
+
+/** The in-app memory check's inputs, built by the composition root from the app's own parts. */
+export interface MemoryCheckServices {
+  /** A new search over the store with the user's embedder (never the app's shared search). */
+  createSearch: () => MemorySearch;
+  /** The tokenizer turns use: the loaded model's, or the estimator before one is loaded. */
+  tokenizer: () => Promise<Tokenizer>;
+  /** The embedding model's label, or null when none is chosen (vector search is unavailable). */
+  embedderName: string | null;
+  clock: Clock;
+  ids: IdSource;
 }
 
 /** Everything the screens use, built once by the composition root (`src/main.ts`). */
