@@ -3,19 +3,10 @@
  * to be `send_message`, the characters of `arguments.message` decoded so far, or null. A
  * half-received escape at the end is held back until it completes.
  */
+import { partialJsonString } from '../text/partial-json-string';
+
 const FUNCTION = /"function"\s*:\s*"([^"]*)"/;
 const MESSAGE = /"message"\s*:\s*"/;
-
-const ESCAPES: Record<string, string> = {
-  n: '\n',
-  t: '\t',
-  r: '\r',
-  b: '\b',
-  f: '\f',
-  '"': '"',
-  '\\': '\\',
-  '/': '/',
-};
 
 /** The `send_message` text decoded so far from a partial step, or null (A9). */
 export function partialMessage(partial: string): string | null {
@@ -25,27 +16,5 @@ export function partialMessage(partial: string): string | null {
   if (args < 0) return null;
   const open = MESSAGE.exec(partial.slice(args));
   if (!open) return null;
-  let i = args + open.index + open[0].length;
-  let out = '';
-  while (i < partial.length) {
-    const ch = partial[i] as string;
-    if (ch === '"') break;
-    if (ch !== '\\') {
-      out += ch;
-      i += 1;
-      continue;
-    }
-    const next = partial[i + 1];
-    if (next === undefined) break;
-    if (next === 'u') {
-      const hex = partial.slice(i + 2, i + 6);
-      if (hex.length < 4) break;
-      out += String.fromCharCode(parseInt(hex, 16));
-      i += 6;
-      continue;
-    }
-    out += ESCAPES[next] ?? next;
-    i += 2;
-  }
-  return out;
+  return partialJsonString(partial, args + open.index + open[0].length);
 }
