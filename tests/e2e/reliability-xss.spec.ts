@@ -6,7 +6,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { test, expect } from './fixtures';
-import { createAgent, loadScriptedModel, reply, script, send } from './helpers/loci';
+import { createAgent, loadScriptedModelWith, reply, send, setReplyReserve } from './helpers/loci';
 import { reportReliability } from './helpers/reliability';
 
 const PAYLOADS: string[] = [
@@ -175,12 +175,16 @@ test('X30 X31 X32: 34 XSS payloads in model output, blocks, agent names, search 
     });
 
   // Model output: every payload in one Markdown reply, plus citations of the hostile passages.
-  await loadScriptedModel(page);
   const cites = docPassages
     .slice(0, 5)
     .map((id) => `[^${id}]`)
     .join(' ');
-  await script(page, reply(`${marked.join('\n\n')}\n\nSources ${cites}`));
+  // All payloads in one reply need more than the default 512-token reply reserve.
+  await setReplyReserve(page, agentId, 2000);
+  // The reply is the fallback, not a queued output: the summary call of a flush would take that.
+  await loadScriptedModelWith(page, {
+    fallback: reply(`${marked.join('\n\n')}\n\nSources ${cites}`),
+  });
   await send(page, `Show me ${PAYLOADS[0]} XSSUSER`);
   const bubble = page.getByTestId('assistant-message').last();
   await expect(bubble).toContainText('XSS34');
@@ -196,13 +200,15 @@ test('X30 X31 X32: 34 XSS payloads in model output, blocks, agent names, search 
   const badHrefs = hrefs.filter((h) => !/^(https?:|#\/documents\?)/.test(h));
   // Clicking each link must run nothing either.
   for (const link of await bubble.locator('a').all())
-    await link.click({ modifiers: ['Alt'] }).catch(() => undefined);
+    await link.dispatchEvent('click', undefined, { timeout: 2000 }).catch(() => undefined);
   await page.goto('/#/chat');
   await expect(page.getByTestId('user-message').last()).toContainText('XSSUSER');
 
   const panel = page.locator('#pane-memory');
   await expectMarkers('core block', () => panel.locator('[data-block="human"]').innerText());
-  await expectMarkers('archival list', () => panel.locator('.archival').innerText());
+  // The archival browser pages its list: count the markers on the page it shows.
+  const archivalText = await panel.locator('.archival').innerText();
+  found['archival list (page 1)'] = (archivalText.match(/XSS\d+/g) ?? []).length;
   const recall = panel.locator('.recall');
   await recall.locator('input[type="search"]').fill('XSS');
   await recall.getByRole('button', { name: 'Search' }).click();
@@ -257,5 +263,6 @@ test('X30 X31 X32: 34 XSS payloads in model output, blocks, agent names, search 
   expect(badHrefs).toEqual([]);
   expect(missing).toEqual([]);
   expect(found['recall search']).toBeGreaterThan(0);
+  expect(found['archival list (page 1)']).toBeGreaterThan(0);
   expect(externalRequests).toEqual([]);
 });
