@@ -19,7 +19,7 @@ import {
 } from './helpers/loci';
 import { FULL, killPage, readInvariants, reportReliability, seeded } from './helpers/reliability';
 
-const TRIALS = Number(process.env.LOCI_KILL_TRIALS ?? (FULL ? 60 : 12));
+const TRIALS = Number(process.env.LOCI_KILL_TRIALS ?? (FULL ? 60 : 10));
 const SEED = 0x4b111;
 /**
  * The scripted model answers by rule, not from a queue: a crash loses the worker's queue, and the
