@@ -101,6 +101,7 @@ async function bootMemory(): Promise<MemoryServices> {
 
   let embedder: Embedder | null = null;
   let vectors: VectorIndex | null = null;
+  let onVectorsCrash: ((listener: () => void) => void) | null = null;
   const chosen = __LOCI_E2E__
     ? FIXTURE_EMBED
     : findEmbedModel((await store.getSetting<string>(EMBED_MODEL_KEY)) ?? '');
@@ -111,6 +112,7 @@ async function bootMemory(): Promise<MemoryServices> {
     });
     embedder = clients.embedder;
     vectors = clients.vectorIndex;
+    onVectorsCrash = (listener) => clients.vectorIndex.onCrash(listener);
   }
   const search = createMemorySearch({
     store,
@@ -119,6 +121,12 @@ async function bootMemory(): Promise<MemoryServices> {
     embedder,
     clock,
     vectorStore: store,
+  });
+  // The vector matrix lives in the embed worker and dies with it: the next call starts a fresh
+  // worker, and the active agent's vectors are reloaded from IndexedDB (nothing is lost).
+  onVectorsCrash?.(() => {
+    const agentId = search.agentId;
+    if (agentId) void search.loadAgent(agentId).catch((e: unknown) => console.warn(e));
   });
   const lock = new WebLocksTurnLock();
   const highlights = new Highlights();
