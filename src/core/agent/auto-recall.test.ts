@@ -95,7 +95,7 @@ describe('agent records', () => {
     const { agent, changes } = createAgentRecord({ id: 'a', name: 'Ada', now: 5 });
     expect(agent.budgets).toEqual({
       replyReserve: 512,
-      recallBudget: 1024,
+      recallBudget: 1434,
       warningFraction: 0.7,
       flushFraction: 1,
       targetFraction: 0.5,
