@@ -51,4 +51,21 @@ describe('rerankLexical', () => {
     expect(ranked[0]!.score).toBeCloseTo(1 + 0.4 * (0.5 + 0.6));
     expect(ids(rerankLexical([hit('m2', 1)], none, metaOf, options))).toEqual(['m2']);
   });
+
+  it('V21: a turn written in the month the query names moves ahead', () => {
+    const june = Date.UTC(2023, 5, 20);
+    const july = Date.UTC(2023, 6, 2);
+    const dated = (id: string) => ({ ...meta[id], at: id === 'm1' ? july : june });
+    const hits = [hit('m1', 1.2), hit('m2', 1)];
+    const inJune = { ...none, months: [{ month: 5 }] };
+    expect(ids(rerankLexical(hits, inJune, dated, only({ monthBoost: 1.5 })))).toEqual([
+      'm2',
+      'm1',
+    ]);
+    const inJune2022 = { ...none, months: [{ month: 5, year: 2022 }] };
+    expect(ids(rerankLexical(hits, inJune2022, dated, only({ monthBoost: 1.5 })))).toEqual([
+      'm1',
+      'm2',
+    ]);
+  });
 });

@@ -30,4 +30,17 @@ describe('analyzeQuery / mentionsTime', () => {
     expect(mentionsTime('我昨天去了游泳馆')).toBe(true);
     expect(mentionsTime('That painting is lovely.')).toBe(false);
   });
+
+  it('V21: named months are read, with a following year; a lower-case "may" is not a month', () => {
+    expect(analyzeQuery('When did Melanie go camping in June?', speakers).months).toEqual([
+      { month: 5, year: undefined },
+    ]);
+    expect(analyzeQuery('What happened on 1 February, 2023?', speakers).months).toEqual([
+      { month: 1, year: 2023 },
+    ]);
+    expect(analyzeQuery('What did she do in May?', speakers).months).toEqual([
+      { month: 4, year: undefined },
+    ]);
+    expect(analyzeQuery('may I ask what she paints?', speakers).months).toEqual([]);
+  });
 });

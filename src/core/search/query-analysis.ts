@@ -18,6 +18,41 @@ export interface QueryAnalysis {
   speakers: ReadonlySet<string>;
   /** Whether the query asks for a time. */
   asksWhen: boolean;
+  /** Calendar months the query names (`in June`, `May 2023`; 0-based month, UTC), if any. */
+  months?: readonly { month: number; year?: number }[];
+}
+
+const MONTHS = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+];
+const MONTH_NAME = new RegExp(
+  `\\b(${MONTHS.join('|')})\\b(?:[^\\p{L}\\d]*(?:\\d{1,2}(?:st|nd|rd|th)?)?[^\\p{L}\\d]*((?:19|20)\\d\\d))?`,
+  'giu',
+);
+
+/**
+ * Months named in a query, with the year when one follows. "may" is taken as a month only when
+ * capitalised or followed by a year, so "may I ask" is not May.
+ */
+function monthsOf(text: string): { month: number; year?: number }[] {
+  const out: { month: number; year?: number }[] = [];
+  for (const m of text.matchAll(MONTH_NAME)) {
+    const name = m[1]!;
+    if (name.toLowerCase() === 'may' && name !== 'May' && m[2] === undefined) continue;
+    out.push({ month: MONTHS.indexOf(name.toLowerCase()), year: m[2] ? Number(m[2]) : undefined });
+  }
+  return out;
 }
 
 /** Analyses `text` against the speakers known to the index (lower-cased). */
@@ -28,7 +63,7 @@ export function analyzeQuery(text: string, knownSpeakers: ReadonlySet<string>): 
   }
   // Naming everyone singles nobody out.
   const speakers = named.size === knownSpeakers.size ? new Set<string>() : named;
-  return { speakers, asksWhen: WHEN.test(text) };
+  return { speakers, asksWhen: WHEN.test(text), months: monthsOf(text) };
 }
 
 /** Whether a memory's text mentions a time, for "when" questions. */
