@@ -12,6 +12,7 @@ const EXPECTED = [
   'quota-exhausted',
   'worker-and-device-faults',
   'kill-mid-turn',
+  'kill-during-import',
   'two-tabs',
   'xss-payloads',
   'csp',
