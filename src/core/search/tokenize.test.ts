@@ -40,4 +40,10 @@ describe('tokenize', () => {
       expect(tokenize(`${text} 猫`)).toEqual([...tokenize(text), '猫']);
     }
   });
+
+  it('V22: chat spellings and "children" share a term with the plain word', () => {
+    expect(tokenize('Got any fave styles?')).toEqual(tokenize('got favorite style'));
+    expect(tokenize('my kids')).toEqual(tokenize('my children'));
+    expect(tokenize('my mom and dad')).toEqual(tokenize('my mother and father'));
+  });
 });

@@ -4,7 +4,8 @@
  * (TECH_NOTES), so the lexical index uses this one for documents and queries alike.
  *
  * Terms are: the word-like segments of `Intl.Segmenter` (word granularity), lowercased and NFKC
- * normalised, minus a short stop-word list, English plurals folded (`birthdays` → `birthday`);
+ * normalised, minus a short stop-word list, English plurals folded (`birthdays` → `birthday`) and
+ * a few chat spellings made plain (`fave` → `favorite`, `kids` → `child`);
  * plus every Han-character bigram of each run of Han characters, so a query still matches when
  * the segmenter cut the document differently (`生日` in `我的生日是五月`). A lone Han character
  * segment stays a term of its own (`猫`).
@@ -32,6 +33,23 @@ function foldPlural(word: string): string {
   if (word.endsWith('ies') && word.length > 4) return `${word.slice(0, -3)}y`;
   return word.slice(0, -1);
 }
+
+/**
+ * Informal chat spellings, British spellings and one irregular plural folded onto one plain word
+ * (V22, ADR 0073), so "fave styles" finds "favorite style" and "children" finds "kids".
+ */
+const PLAIN_WORDS: ReadonlyMap<string, string> = new Map([
+  ['children', 'child'],
+  ['kid', 'child'],
+  ['fave', 'favorite'],
+  ['fav', 'favorite'],
+  ['favourite', 'favorite'],
+  ['mom', 'mother'],
+  ['mum', 'mother'],
+  ['dad', 'father'],
+  ['pic', 'photo'],
+  ['bday', 'birthday'],
+]);
 
 /** Scripts written without spaces, which need the segmenter's dictionary. */
 const NEEDS_DICTIONARY =
@@ -61,7 +79,8 @@ export function tokenize(text: string): string[] {
       // Multi-character Han words are covered by the bigrams below unless longer than two.
       if (word.length !== 2) terms.push(word);
     } else {
-      terms.push(lightStem(foldPlural(word)));
+      const folded = foldPlural(word);
+      terms.push(lightStem(PLAIN_WORDS.get(folded) ?? folded));
     }
   }
   for (const match of normalized.matchAll(HAN_RUN)) {
