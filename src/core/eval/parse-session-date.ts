@@ -1,19 +1,5 @@
 import type { EpochMs } from '../units';
-
-const MONTHS = [
-  'january',
-  'february',
-  'march',
-  'april',
-  'may',
-  'june',
-  'july',
-  'august',
-  'september',
-  'october',
-  'november',
-  'december',
-];
+import { MONTH_NAMES as MONTHS } from '../text/month-names';
 
 const PATTERN =
   /^\s*(\d{1,2}):(\d{2})\s*([ap])\.?m\.?\s+on\s+(\d{1,2})\s+([a-z]+),?\s+(\d{4})\s*$/i;

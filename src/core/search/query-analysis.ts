@@ -1,3 +1,5 @@
+import { MONTH_NAMES as MONTHS } from '../text/month-names';
+
 /**
  * What a recall query asks beyond its words (ADR 0071): which known speakers it names, and
  * whether it asks *when* something happened. Memory search uses both to re-rank lexical hits:
@@ -22,20 +24,6 @@ export interface QueryAnalysis {
   months?: readonly { month: number; year?: number }[];
 }
 
-const MONTHS = [
-  'january',
-  'february',
-  'march',
-  'april',
-  'may',
-  'june',
-  'july',
-  'august',
-  'september',
-  'october',
-  'november',
-  'december',
-];
 const MONTH_NAME = new RegExp(
   `\\b(${MONTHS.join('|')})\\b(?:[^\\p{L}\\d]*(?:\\d{1,2}(?:st|nd|rd|th)?)?[^\\p{L}\\d]*((?:19|20)\\d\\d))?`,
   'giu',
