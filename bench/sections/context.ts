@@ -15,7 +15,6 @@ import { createAgentRecord } from '../../src/core/agent/create-agent-record';
 import { createMemgptStrategy } from '../../src/core/context/memgpt-strategy';
 import { planContext } from '../../src/core/context/plan-context';
 import type { Message } from '../../src/core/model';
-import type { Embedder } from '../../src/core/ports/embedder';
 import { renderMessage } from '../../src/core/prompts/render-context';
 import { createMemorySearch } from '../../src/core/search/memory-search';
 import { createToolRegistry } from '../../src/core/tools/tool-registry';
@@ -23,29 +22,11 @@ import { InMemoryStore } from '../../src/testing/in-memory-store';
 import { timeFigure } from '../lib/measure';
 import { textGenerator } from '../lib/synthetic';
 import type { BenchFigure, BenchSection } from '../types';
+import { hashEmbedder } from '../lib/hash-embedder';
 
 const DIM = 384;
 const QUEUE = 40;
 const WINDOW = 4096;
-
-function hashEmbedder(): Embedder {
-  const embed = (text: string): Float32Array => {
-    let h = 2166136261;
-    for (let i = 0; i < text.length; i += 3) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
-    const v = new Float32Array(DIM);
-    for (let k = 0; k < DIM; k += 1) {
-      h = Math.imul(h ^ (h >>> 13), 1274126177);
-      v[k] = ((h >>> 8) & 0xffff) / 0xffff - 0.5;
-    }
-    return v;
-  };
-  return {
-    modelId: 'bench-hash',
-    dimension: DIM,
-    embedPassages: async (t) => t.map(embed),
-    embedQuery: async (t) => embed(t),
-  };
-}
 
 async function percentiles(fn: (i: number) => Promise<unknown>, runs: number, warmup: number) {
   for (let i = 0; i < warmup; i += 1) await fn(i);
@@ -84,7 +65,7 @@ async function scenario(n: number, quick: boolean): Promise<BenchFigure[]> {
     store,
     lexical: new MiniSearchLexicalIndex(),
     vectors: new LocalVectorIndex(DIM),
-    embedder: hashEmbedder(),
+    embedder: hashEmbedder(DIM, 'bench-hash', 3),
     clock: { now: () => Date.UTC(2026, 0, 1) },
   });
   await search.loadAgent(agent.id);

@@ -36,32 +36,13 @@ import { ingestDocument, type IngestDeps } from '../../src/core/documents/ingest
 import type { Passage } from '../../src/core/model';
 import type { Embedder } from '../../src/core/ports/embedder';
 import { createMemorySearch } from '../../src/core/search/memory-search';
+import { hashEmbedder } from '../lib/hash-embedder';
 import type { BenchFigure, BenchSection } from '../types';
 
 const DIM = 384;
 const AGENT = 'bench-agent';
 /** The UI-thread configuration: yield to the host and commit 256 passages per change set. */
 const UI_COMMIT_EVERY = 256;
-
-/** A deterministic 384-d "embedding" from a hash of the text: fast, so only Loci's own work is timed. */
-function fastEmbedder(): Embedder {
-  const embed = (text: string): Float32Array => {
-    let h = 2166136261;
-    for (let i = 0; i < text.length; i += 7) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
-    const v = new Float32Array(DIM);
-    for (let k = 0; k < DIM; k += 1) {
-      h = Math.imul(h ^ (h >>> 13), 1274126177);
-      v[k] = ((h >>> 8) & 0xffff) / 0xffff - 0.5;
-    }
-    return v;
-  };
-  return {
-    modelId: 'bench-hash-384',
-    dimension: DIM,
-    embedPassages: async (texts) => texts.map(embed),
-    embedQuery: async (text) => embed(text),
-  };
-}
 
 /** About `bytes` of English-like notes: headings-free paragraphs of 2–9 sentences. */
 function generateText(bytes: number): string {
@@ -159,7 +140,7 @@ export const run: BenchSection = async ({ quick }) => {
   const text = generateText(megabytes * 1_000_000);
   const bytes = new TextEncoder().encode(text);
   const file = new File([bytes], 'notes.txt', { type: 'text/plain' });
-  const embedder = fastEmbedder();
+  const embedder = hashEmbedder(DIM, 'bench-hash-384', 7);
   const figures: BenchFigure[] = [];
 
   // 1. Parse + chunk vs parse + naive fixed-size chunking (best of a few runs each).
