@@ -283,6 +283,8 @@ test.describe('two tabs', () => {
     await other.goto('/#/chat');
     await loadScriptedModel(other);
     await expect(other.getByTestId('agent-select').locator('option:checked')).toHaveText('Juniper');
+    // The tab that runs the turn is the one the user is looking at.
+    await page.bringToFront();
 
     await script(page, reply(longText('Line', 100)));
     const box = page.getByRole('textbox', { name: 'Message' });

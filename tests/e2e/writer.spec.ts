@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import { test, expect, waitForServiceWorker } from './fixtures';
-import { loadScriptedModel, script, seriousViolations } from './helpers/loci';
+import { loadScriptedModel, script, seriousViolations, waitForTestIdText } from './helpers/loci';
 
 /** One writing step as `WRITER_STEP_SCHEMA` requires it. */
 function writerStep(s: {
@@ -105,14 +105,7 @@ test.describe('writing mode', () => {
       },
       'Write the opening',
     );
-    await page.waitForFunction(
-      () =>
-        document
-          .querySelector('[data-testid="streaming-section"]')
-          ?.textContent?.includes('sentence 1.') ?? false,
-      undefined,
-      { polling: 'raf', timeout: 30_000 },
-    );
+    await waitForTestIdText(page, 'streaming-section', 'sentence 1.');
     await expect(page.getByTestId('writer-stop')).toBeVisible();
     await expect(sections(page)).toHaveCount(1, { timeout: 30_000 });
     await expect(sections(page).first()).toContainText('sentence 40.');
@@ -291,14 +284,7 @@ test.describe('writing mode', () => {
       }),
     );
     await page.getByRole('button', { name: 'Choose choice 1' }).click();
-    await page.waitForFunction(
-      () =>
-        document
-          .querySelector('[data-testid="streaming-section"]')
-          ?.textContent?.includes('I climb step 1 ') ?? false,
-      undefined,
-      { polling: 'raf', timeout: 30_000 },
-    );
+    await waitForTestIdText(page, 'streaming-section', 'I climb step 1 ');
     await page.getByTestId('writer-stop').click();
     await expect(page.getByTestId('writer-status')).toHaveText(
       'Stopped; the section in progress was not saved.',

@@ -155,12 +155,21 @@ export function longText(label: string, sentences: number): string {
   );
 }
 
-/** Waits, checking every frame, until the streaming bubble shows `text` (a stream lasts seconds). */
-export async function waitForStreaming(page: Page, text: string): Promise<void> {
+/**
+ * Waits until the element with `testId` shows `text`, checking every 10 ms. It polls on a timer,
+ * not on animation frames: a page that is not in front gets no frames, so a rAF poll there never
+ * runs and a transient bubble (a stream lasts seconds) is missed.
+ */
+export async function waitForTestIdText(page: Page, testId: string, text: string): Promise<void> {
   await page.waitForFunction(
-    (t) =>
-      document.querySelector('[data-testid="streaming-reply"]')?.textContent?.includes(t) ?? false,
-    text,
-    { polling: 'raf', timeout: 30_000 },
+    ({ id, t }) =>
+      document.querySelector(`[data-testid="${id}"]`)?.textContent?.includes(t) ?? false,
+    { id: testId, t: text },
+    { polling: 10, timeout: 30_000 },
   );
+}
+
+/** Waits until the streaming reply bubble shows `text`. */
+export async function waitForStreaming(page: Page, text: string): Promise<void> {
+  await waitForTestIdText(page, 'streaming-reply', text);
 }
