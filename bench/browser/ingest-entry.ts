@@ -1,9 +1,11 @@
 /**
  * The page script of the Chromium ingest benchmark (bundled by bench/sections/storage.ts):
  * writes synthetic messages and passages into real IndexedDB through the Dexie store and times
- * it, batched (one change set per batch) and one row per transaction (the naive baseline).
+ * it, batched (one change set per batch) and one row per transaction (the naive baseline). It also
+ * times the same rows written with raw IndexedDB `add` calls into a database with the store's own
+ * schema (Dexie and the store bypassed): the ceiling of this browser with these indexes.
  */
-import { openMemoryStore } from '../../src/adapters/storage/dexie';
+import { LociDb, openMemoryStore } from '../../src/adapters/storage/dexie';
 import type { NewMessage } from '../../src/core/ports/memory-store';
 import type { Passage } from '../../src/core/model';
 import { sampleAgent } from '../../src/adapters/storage/dexie/sample-records';
@@ -59,6 +61,31 @@ async function timed<T>(
   return rows.length / ((performance.now() - t0) / 1000);
 }
 
+/** Writes `rows` into `table` of a fresh Loci-schema database with raw IndexedDB, `batch` a transaction. */
+async function rawIdbRowsPerS(table: string, rows: object[], batch: number): Promise<number> {
+  dbCounter += 1;
+  const db = new LociDb(`bench-raw-${Date.now()}-${dbCounter}`);
+  await db.open();
+  const idb = db.backendDB();
+  try {
+    return await timed(
+      rows,
+      batch,
+      (chunk) =>
+        new Promise<void>((resolve, reject) => {
+          const tx = idb.transaction(table, 'readwrite');
+          const store = tx.objectStore(table);
+          for (const row of chunk) store.add(row);
+          tx.oncomplete = () => resolve();
+          tx.onerror = () => reject(tx.error ?? new Error('transaction failed'));
+          tx.onabort = () => reject(tx.error ?? new Error('transaction aborted'));
+        }),
+    );
+  } finally {
+    db.close();
+  }
+}
+
 const api = {
   async ingestMessages(n: number, batch: number): Promise<{ rowsPerS: number; count: number }> {
     const store = await freshStore();
@@ -75,6 +102,14 @@ const api = {
     const count = await store.countPassages('bench');
     store.close();
     return { rowsPerS, count };
+  },
+  /** The IndexedDB ceiling: the same rows as stored rows (seq and ctx set), raw `add`s. */
+  async ingestMessagesRaw(n: number, batch: number): Promise<{ rowsPerS: number }> {
+    const rows = messages(n, 1).map((m, i) => ({ ...m, seq: i + 1, ctx: 0 }));
+    return { rowsPerS: await rawIdbRowsPerS('messages', rows, batch) };
+  },
+  async ingestPassagesRaw(n: number, batch: number): Promise<{ rowsPerS: number }> {
+    return { rowsPerS: await rawIdbRowsPerS('passages', passages(n, 2), batch) };
   },
   /** Loading n 384-d vectors: one passage row each vs packed `vectors` rows of 2,000. */
   async loadVectors(n: number): Promise<{ perRowMs: number; packedMs: number }> {
