@@ -269,6 +269,62 @@ test.describe('interrupt and retry', () => {
   });
 });
 
+test.describe('long history', () => {
+  test('U15: a long chat opens on its newest messages; "show earlier" loads older ones in place', async ({
+    page,
+    externalRequests,
+  }) => {
+    await page.goto('/#/chat');
+    const agentId = await createAgent(page, 'Juniper');
+    // 250 stored messages, as after months of chat (older ones long out of the context window).
+    await page.evaluate(async (agentId) => {
+      const store = (
+        window as unknown as {
+          __loci: { store: { apply(changes: Record<string, unknown>): Promise<unknown> } };
+        }
+      ).__loci.store;
+      const day = 86_400_000;
+      await store.apply({
+        messages: Array.from({ length: 250 }, (_, i) => ({
+          id: `old-${i + 1}`,
+          agentId,
+          role: i % 2 ? 'assistant' : 'user',
+          text: `Old message ${i + 1}.`,
+          // A reply is the assistant's send_message call, as the agent loop stores it.
+          ...(i % 2
+            ? {
+                toolCall: { name: 'send_message', arguments: { message: `Old message ${i + 1}.` } },
+              }
+            : {}),
+          at: Date.now() - (250 - i) * day,
+          inContext: i >= 240,
+          tokens: 6,
+        })),
+      });
+    }, agentId);
+    const bubbles = page.locator('[data-testid="user-message"], [data-testid="assistant-message"]');
+    await expect(bubbles).toHaveCount(200);
+    await expect(bubbles.last()).toContainText('Old message 250.');
+    await expect(bubbles.first()).toContainText('Old message 51.');
+
+    const older = page.getByTestId('show-older');
+    await expect(older).toHaveText('Show 50 earlier messages');
+    await older.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: 'test-artifacts/screenshots/chat-show-older-1280x720.png' });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await older.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: 'test-artifacts/screenshots/chat-show-older-390x844.png' });
+    await older.click();
+    await expect(bubbles).toHaveCount(250);
+    await expect(bubbles.first()).toContainText('Old message 1.');
+    await expect(older).toHaveCount(0);
+    // What the user was reading stays in view: the older messages went in above it.
+    await expect(page.getByText('Old message 51.', { exact: true })).toBeInViewport();
+    await expect(page.getByText('Old message 1.', { exact: true })).not.toBeInViewport();
+    expect(externalRequests).toEqual([]);
+  });
+});
+
 test.describe('two tabs', () => {
   test('U40: while one tab runs the agent, another says so and updates live', async ({
     page,

@@ -49,7 +49,7 @@ export interface ChatSessionDeps {
   highlights?: HighlightSink;
   /** Called whenever a turn ends, so a queued app update can install (P8). */
   onGenerationEnded?: () => void;
-  /** Messages shown in the chat (newest). */
+  /** Messages shown in the chat at first (the newest), and how many more "show earlier" adds. */
   windowSize?: number;
 }
 
@@ -112,6 +112,8 @@ export class ChatSession {
   turns = $state.raw<Record<TurnId, TurnRecord>>({});
   steps = $state.raw<Record<TurnId, StepView[]>>({});
   loaded = $state(false);
+  /** How many older messages of the agent are not shown (U15). */
+  olderCount = $state(0);
 
   /** True while this tab runs a turn. */
   running = $state(false);
@@ -132,9 +134,17 @@ export class ChatSession {
   private recheck: ReturnType<typeof setTimeout> | null = null;
   private controller: AbortController | null = null;
   private readonly windowSize: number;
+  /** How many of the newest messages the live query reads (grows with `showOlder`). */
+  private shownLimit: number;
 
   constructor(private readonly deps: ChatSessionDeps) {
     this.windowSize = deps.windowSize ?? 200;
+    this.shownLimit = this.windowSize;
+  }
+
+  /** How many messages the chat shows at first, and how many more each "show earlier" adds. */
+  get pageSize(): number {
+    return this.windowSize;
   }
 
   get modelReady(): boolean {
@@ -159,6 +169,8 @@ export class ChatSession {
     this.lastPlan = null;
     this.error = null;
     this.loaded = false;
+    this.olderCount = 0;
+    this.shownLimit = this.windowSize;
     if (agentId === null) {
       this.loaded = true;
       return;
@@ -172,28 +184,55 @@ export class ChatSession {
       }
     }
     if (this.agentId !== agentId) return;
-    // Two live queries, each of which only starts Dexie calls synchronously (Promise.all): a
-    // querier that awaits between reads loses Dexie's dependency tracking for the later reads.
+    this.watchMessages(agentId);
+  }
+
+  /**
+   * Shows up to `windowSize` more of the older messages (U15). Resolves once they are in
+   * `messages`; the list stays live.
+   */
+  showOlder(): Promise<void> {
+    const agentId = this.agentId;
+    if (!agentId || this.olderCount === 0) return Promise.resolve();
+    this.shownLimit += this.windowSize;
+    return new Promise((resolve) => this.watchMessages(agentId, resolve));
+  }
+
+  private watchMessages(agentId: AgentId, onFirst?: () => void): void {
+    this.subscription?.unsubscribe();
+    const limit = this.shownLimit;
+    let first = onFirst;
+    // One live query that only starts Dexie calls synchronously (Promise.all): a querier that
+    // awaits between reads loses Dexie's dependency tracking for the later reads.
     this.subscription = liveQuery(() =>
       Promise.all([
-        this.deps.store.queryMessages(agentId, { reverse: true, limit: this.windowSize }),
+        this.deps.store.queryMessages(agentId, { reverse: true, limit }),
         this.deps.store.listTurns(agentId),
+        this.deps.store.countMessages(agentId),
       ]),
     ).subscribe({
-      next: ([newest, turnList]) => {
-        if (this.agentId !== agentId) return;
+      next: ([newest, turnList, total]) => {
+        if (this.agentId !== agentId) {
+          first?.();
+          return;
+        }
         const messages = [...newest].reverse();
         const turns: Record<TurnId, TurnRecord> = {};
         for (const t of turnList) turns[t.id] = t;
         this.messages = messages;
         this.turns = turns;
+        this.olderCount = Math.max(0, total - messages.length);
         this.loaded = true;
+        first?.();
+        first = undefined;
         this.watchSteps(agentId, shownTurnIds(messages, turnList));
         void this.checkElsewhere(turns);
       },
       error: (error: unknown) => {
         this.loaded = true;
         this.setError(error, null);
+        first?.();
+        first = undefined;
       },
     });
   }
