@@ -254,6 +254,16 @@ export class InMemoryStore implements MemoryStore {
     return Promise.resolve();
   }
 
+  updateSetting<T>(
+    key: string,
+    update: (current: T | undefined) => T | undefined,
+  ): Promise<T | undefined> {
+    const current = this.settings.get(key) as T | undefined;
+    const next = update(current);
+    if (next !== current) this.settings.set(key, next);
+    return Promise.resolve(next);
+  }
+
   stats(agentId?: AgentId): Promise<Record<TierName, TierStats>> {
     const mine = <T extends { agentId: AgentId }>(rows: Iterable<T>): TierStats => {
       const list = [...rows].filter((row) => agentId === undefined || row.agentId === agentId);

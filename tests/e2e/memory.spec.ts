@@ -200,19 +200,47 @@ test.describe('memory view', () => {
     await expect(box).toContainText('Short-term (1)');
     await expect(box).toContainText('R 0.73');
     await expect(box).toContainText('F 0.42');
-    await box.getByRole('button', { name: 'Forget now' }).click();
-    await expect(box).toContainText('Short-term (0)');
+    await expect(box.getByRole('button', { name: 'Forget now' })).toHaveCount(1);
+    // A round (here: another tab) stores a new short-term item just before the click, while the
+    // screen still shows the older state. The operation must apply to what is stored (F16).
+    await page.evaluate(async (key) => {
+      const store = (window as unknown as SeedWindow).__loci.store as unknown as {
+        getSetting(k: string): Promise<Record<string, unknown>>;
+        setSetting(k: string, value: unknown): Promise<void>;
+      };
+      const state = (await store.getSetting(key)) as {
+        items: Record<string, Record<string, unknown>>;
+        shortTerm: string[];
+      };
+      const c = {
+        ...state.items.a,
+        id: 'c',
+        lines: [{ role: 'user', text: 'I live by the sea.' }],
+      };
+      await store.setSetting(key, {
+        ...state,
+        items: { ...state.items, c },
+        shortTerm: [...state.shortTerm, 'c'],
+      });
+      const button = [...document.querySelectorAll('button')].find(
+        (b) => b.textContent?.trim() === 'Forget now',
+      );
+      button!.click();
+    }, `strategy:forgetting:${agentId}`);
+    await expect(box).toContainText('Short-term (1)');
     await expect(box).toContainText('Long-term (2)');
+    await expect(box).toContainText('I live by the sea.');
     const stored = await page.evaluate(
       (key) =>
         (
           (window as unknown as SeedWindow).__loci.store as unknown as {
-            getSetting(k: string): Promise<{ longTerm: string[] }>;
+            getSetting(k: string): Promise<{ longTerm: string[]; shortTerm: string[] }>;
           }
         ).getSetting(key),
       `strategy:forgetting:${agentId}`,
     );
     expect(stored.longTerm).toEqual(['b', 'a']);
+    expect(stored.shortTerm).toEqual(['c']);
   });
 
   test('U56: recall search by words, meaning and both, with a date filter and totals', async ({

@@ -86,19 +86,48 @@ async function planOnce(input: PrepareInput) {
     now: input.deps.clock.now(),
     tokenCache: input.tokenCache,
   });
-  if (plan.ok && !memgpt && plan.value.strategyState !== undefined) {
-    await store.setSetting(
+  const next = plan.ok && !memgpt ? plan.value.strategyState : undefined;
+  if (next !== undefined) {
+    // Compare and set: the state is written only if nobody changed it while this plan was made
+    // (a pin or "forget now" from the memory panel); otherwise the plan is made again from it.
+    let stale = false;
+    await store.updateSetting<unknown>(
       strategyStateKey(input.agent.id, input.strategy.name),
-      plan.value.strategyState,
+      (current) => {
+        if (sameState(current, state)) return next;
+        stale = true;
+        return current;
+      },
     );
+    if (stale) return { plan, queue, blocks, specs, summary, stale: true };
   }
-  return { plan, queue, blocks, specs, summary };
+  return { plan, queue, blocks, specs, summary, stale: false };
+}
+
+function sameState(a: unknown, b: unknown): boolean {
+  return a === b || JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** How often a plan is made again when the strategy state keeps changing under it. */
+const STATE_RETRIES = 3;
+
+/**
+ * Plans, and plans again from the newer state when the user changed the strategy state while the
+ * plan was made (F10). After `STATE_RETRIES` tries the last plan is used and the user's state
+ * stays as they left it.
+ */
+async function planFresh(input: PrepareInput) {
+  let round = await planOnce(input);
+  for (let attempt = 1; round.stale && attempt < STATE_RETRIES; attempt += 1) {
+    round = await planOnce(input);
+  }
+  return round;
 }
 
 /** The plan of the next step, after any flush or pressure alert it called for (C6–C8). */
 export async function prepareContext(input: PrepareInput): Promise<Result<Prepared, PlanProblem>> {
   const { deps, agent } = input;
-  let round = await planOnce(input);
+  let round = await planFresh(input);
   if (!round.plan.ok) return round.plan;
   let pressure = assessPressure(round.plan.value, agent.budgets);
   const memgpt = input.strategy.name === 'memgpt';
@@ -117,7 +146,7 @@ export async function prepareContext(input: PrepareInput): Promise<Result<Prepar
       signal: input.signal,
     });
     input.onFlush(result);
-    round = await planOnce(input);
+    round = await planFresh(input);
     if (!round.plan.ok) return round.plan;
     pressure = assessPressure(round.plan.value, agent.budgets);
   } else if (memgpt && pressure !== 'ok' && !round.queue.some(isMemoryPressureAlert)) {
@@ -139,7 +168,7 @@ export async function prepareContext(input: PrepareInput): Promise<Result<Prepar
     );
     const applied = await deps.store.apply({ messages: [alert] });
     await deps.search.indexMessages(applied.messages);
-    round = await planOnce(input);
+    round = await planFresh(input);
     if (!round.plan.ok) return round.plan;
     pressure = assessPressure(round.plan.value, agent.budgets);
   }

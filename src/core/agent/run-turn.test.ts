@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createAgentFixture, reply, step } from '../../testing/agent-fixture';
+import { parseForgettingState, pinMemory } from '../strategies/forgetting';
 import { runTurn } from './run-turn';
 import type { TurnEvent } from './turn-events';
 
@@ -115,5 +116,45 @@ describe('runTurn with other strategies', () => {
       if (name === 'forgetting')
         expect(await fx.store.getSetting(`strategy:forgetting:${fx.agent.id}`)).toBeDefined();
     }
+  });
+});
+
+describe('runTurn and the user, on the forgetting state', () => {
+  it('F16: a pin made while the round is planned is kept, and the round is not lost either', async () => {
+    const fx = await createAgentFixture({
+      window: 2048,
+      rule: (r) => (r.jsonSchema ? reply('ok, noted') : 'summary'),
+    });
+    await fx.store.apply({ agents: [{ ...fx.agent, strategy: 'forgetting' }] });
+    const key = `strategy:forgetting:${fx.agent.id}`;
+    const turn = (i: number) =>
+      runTurn(fx.deps, fx.agent.id, { type: 'user_message', text: `note ${i}: the garden` });
+    for (let i = 0; i < 3; i += 1) await turn(i);
+    const before = parseForgettingState(await fx.store.getSetting(key));
+    const target = before.shortTerm[0];
+    expect(target).toBeDefined();
+
+    // The user pins an item from the memory panel just as the next plan is being saved: the pin
+    // lands between the loop's read of the state and its write.
+    const update = fx.store.updateSetting.bind(fx.store);
+    let raced = false;
+    fx.store.updateSetting = async <T>(
+      k: string,
+      fn: (current: T | undefined) => T | undefined,
+    ) => {
+      if (k === key && !raced) {
+        raced = true;
+        const pinned = pinMemory(parseForgettingState(await fx.store.getSetting(key)), target!);
+        if (!pinned.ok) throw new Error(pinned.error.message);
+        await fx.store.setSetting(key, pinned.value);
+      }
+      return update(k, fn);
+    };
+    await turn(3);
+    expect(raced).toBe(true);
+
+    const after = parseForgettingState(await fx.store.getSetting(key));
+    expect(after.items[target!]?.pinned).toBe(true);
+    expect(after.rounds).toBeGreaterThan(before.rounds);
   });
 });

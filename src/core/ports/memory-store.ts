@@ -129,6 +129,15 @@ export interface MemoryStore {
 
   getSetting<T>(key: string): Promise<T | undefined>;
   setSetting(key: string, value: unknown): Promise<void>;
+  /**
+   * Reads a setting and writes `update(current)` in one transaction, so no other write (another
+   * tab, a running turn) can land between the read and the write. `update` must be synchronous;
+   * returning `current` itself writes nothing. Resolves with the value now stored.
+   */
+  updateSetting<T>(
+    key: string,
+    update: (current: T | undefined) => T | undefined,
+  ): Promise<T | undefined>;
 
   stats(agentId?: AgentId): Promise<Record<TierName, TierStats>>;
 }

@@ -307,6 +307,36 @@ describe('DexieMemoryStore', () => {
     expect(await store.getSetting<{ a: number }>('x')).toEqual({ a: 1 });
   });
 
+  it('S11: updateSetting reads and writes in one transaction: concurrent updates all count', async () => {
+    const store = await freshStore();
+    const plain = await freshStore();
+    // Twenty read-modify-writes at once. With get + set they race and most increments are lost;
+    // updateSetting serialises them.
+    await Promise.all(
+      Array.from({ length: 20 }, () =>
+        store.updateSetting<number>('count', (current) => (current ?? 0) + 1),
+      ),
+    );
+    await Promise.all(
+      Array.from({ length: 20 }, async () => {
+        const current = (await plain.getSetting<number>('count')) ?? 0;
+        await plain.setSetting('count', current + 1);
+      }),
+    );
+    expect(await store.getSetting('count')).toBe(20);
+    expect(await plain.getSetting('count')).toBeLessThan(20);
+    // Returning the current value writes nothing and resolves with it.
+    const same = await store.updateSetting<number>('count', (current) => current);
+    expect(same).toBe(20);
+    // An error thrown by the update aborts the write.
+    await expect(
+      store.updateSetting<number>('count', () => {
+        throw new AppError('invalid_argument', 'bad state');
+      }),
+    ).rejects.toMatchObject({ code: 'invalid_argument' });
+    expect(await store.getSetting('count')).toBe(20);
+  });
+
   it('S9: small vector batches are packed into the last row; big ones get their own', async () => {
     const store = await freshStore();
     const one = (id: string, x: number) => ({

@@ -367,6 +367,18 @@ export class DexieMemoryStore implements MemoryStore, VectorStore {
     });
   }
 
+  updateSetting<T>(
+    key: string,
+    update: (current: T | undefined) => T | undefined,
+  ): Promise<T | undefined> {
+    return this.write('save setting', [this.db.settings], async () => {
+      const current = (await this.db.settings.get(key))?.value as T | undefined;
+      const next = update(current);
+      if (next !== current) await this.db.settings.put({ key, value: next });
+      return next;
+    });
+  }
+
   async stats(agentId?: AgentId): Promise<Record<TierName, TierStats>> {
     return this.read('read stats', async () => {
       const out = {} as Record<TierName, TierStats>;
