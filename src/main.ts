@@ -7,6 +7,7 @@
  * and the fixture embedder served at `/models/`, and exposes `window.__loci` so tests can script
  * the model and read the store (ADR 0060).
  */
+import { sweepMemoryCheckAgents } from './core/eval/run-memory-check';
 import { mount } from 'svelte';
 import './ui/theme.css';
 import App from './ui/App.svelte';
@@ -182,6 +183,10 @@ async function bootMemory(): Promise<MemoryServices> {
     onGenerationEnded: () => void pwa.generationEnded(),
   });
   await agents.start();
+  // A memory check cut off by a closed tab left its temporary agent behind (V14).
+  void sweepMemoryCheckAgents(store, lock).catch((e: unknown) =>
+    console.warn('sweeping memory-check agents failed', e),
+  );
 
   const writer = { engine: llm, store, search, clock, ids, lock };
   // The memory check gets a search of its own per run, with the same embedder and tokenizer. Its
@@ -200,6 +205,7 @@ async function bootMemory(): Promise<MemoryServices> {
     embedderName: chosen?.label ?? null,
     clock,
     ids,
+    lock,
   };
   const memory: MemoryServices = {
     store,

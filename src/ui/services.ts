@@ -38,6 +38,8 @@ export interface MemoryCheckServices {
   embedderName: string | null;
   clock: Clock;
   ids: IdSource;
+  /** Held on the temporary agent while the check runs (V14). */
+  lock?: TurnLock;
 }
 
 /** Everything the screens use, built once by the composition root (`src/main.ts`). */

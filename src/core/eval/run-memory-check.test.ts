@@ -14,7 +14,9 @@ import type { Embedder } from '../ports/embedder';
 import { createMemorySearch } from '../search/memory-search';
 import { createToolRegistry } from '../tools/tool-registry';
 import { probeConversation } from './probe-conversation';
-import { runMemoryCheck } from './run-memory-check';
+import { runMemoryCheck, sweepMemoryCheckAgents } from './run-memory-check';
+import { createAgentRecord } from '../agent/create-agent-record';
+import { MemoryTurnLock } from '../../testing/memory-turn-lock';
 
 const fixtures = fileURLToPath(new URL('../../../tests/fixtures/models/', import.meta.url));
 
@@ -63,5 +65,50 @@ describe('runMemoryCheck with the fixture embedder (real store, search and token
     expect(result.context.any).toBeGreaterThan(0);
     expect(await store.listAgents()).toEqual(before);
     expect(await store.countMessages(`memory-check-1`)).toBe(0);
+  });
+
+  it('V14: a running check holds its agent, a sweep leaves it alone, and leftovers are swept', async () => {
+    const store = await openMemoryStore('memory-check-sweep-test');
+    const lock = new MemoryTurnLock();
+    const mine = createAgentRecord({ id: 'agent-1', name: 'Ada', now: 1 });
+    const leftover = createAgentRecord({ id: 'memory-check-old', name: 'Memory check', now: 2 });
+    await store.apply(mine.changes);
+    await store.apply(leftover.changes);
+    // The leftover of a closed tab goes; the user's agent stays.
+    expect(await sweepMemoryCheckAgents(store, lock)).toBe(1);
+    expect((await store.listAgents()).map((a) => a.id)).toEqual(['agent-1']);
+
+    // While a check runs, a sweep (as another tab starting) finds its agent held and skips it.
+    let sweptMidRun = -1;
+    let n = 0;
+    const result = await runMemoryCheck({
+      store,
+      lock,
+      createSearch: () =>
+        createMemorySearch({
+          store,
+          lexical: new MiniSearchLexicalIndex(),
+          vectors: null,
+          embedder: null,
+          clock: { now: () => Date.parse('2025-03-16T00:00:00Z') },
+        }),
+      tokenizer: createLlama3Tokenizer(),
+      clock: { now: () => Date.parse('2025-03-01T00:00:00Z') },
+      ids: { next: (prefix = 'id') => `${prefix}-${(n += 1)}` },
+      tools: createToolRegistry().specs([]),
+      strategy: 'memgpt',
+      modes: ['lexical'],
+      onProgress: () => {
+        if (sweptMidRun === -1) {
+          sweptMidRun = -2;
+          void sweepMemoryCheckAgents(store, lock).then((count) => (sweptMidRun = count));
+        }
+      },
+    });
+    expect(sweptMidRun).toBe(0);
+    expect(result.questions).toBe(15);
+    // After the run the check's agent is gone and its lock is free.
+    expect((await store.listAgents()).map((a) => a.id)).toEqual(['agent-1']);
+    expect(await lock.holder('memory-check-1')).toBeNull();
   });
 });

@@ -2,7 +2,8 @@
  * The in-app memory check (V12, V13): replays the built-in probe conversation into a temporary
  * agent, with whatever embedder the caller's search uses (the user's real model in the app),
  * scores recall@k per search mode and context recall for one strategy, and deletes the
- * temporary agent afterwards — also when the check fails half way.
+ * temporary agent afterwards — also when the check fails half way (V14: one left behind by a
+ * closed tab is swept on the next start, and never listed among the user's agents).
  */
 import { createAgentRecord } from '../agent/create-agent-record';
 import type { StrategyName } from '../model';
@@ -10,6 +11,7 @@ import type { Clock, IdSource } from '../ports/clock';
 import type { MemorySearch, SearchMode } from '../ports/memory-search';
 import type { MemoryStore } from '../ports/memory-store';
 import type { Tokenizer } from '../ports/tokenizer';
+import type { TurnLock } from '../ports/turn-lock';
 import type { ToolSpec } from '../tools/tool';
 import type { Tokens } from '../units';
 import { contextFigure, evaluateConversation, retrievalFigure } from './evaluate-conversation';
@@ -31,6 +33,11 @@ export interface MemoryCheckDeps {
   ks?: readonly number[];
   budget?: Tokens;
   onProgress?: (stage: string, done: number, total: number) => void;
+  /**
+   * Held on the temporary agent while the check runs, so another tab's sweep
+   * ({@link sweepMemoryCheckAgents}) leaves a running check alone.
+   */
+  lock?: TurnLock;
 }
 
 export interface MemoryCheckResult {
@@ -42,6 +49,33 @@ export interface MemoryCheckResult {
 }
 
 export const MEMORY_CHECK_KS: readonly number[] = [1, 3, 5];
+/** The id prefix of the check's temporary agents. */
+export const MEMORY_CHECK_ID_PREFIX = 'memory-check';
+
+/** Whether an agent is a memory check's temporary agent (never shown as the user's). */
+export function isMemoryCheckAgent(agentId: string): boolean {
+  return agentId.startsWith(MEMORY_CHECK_ID_PREFIX);
+}
+
+/**
+ * Deletes temporary agents that a closed tab left behind (V14): each one whose lock can be taken,
+ * i.e. no tab is running that check now. Resolves with how many were deleted.
+ */
+export async function sweepMemoryCheckAgents(store: MemoryStore, lock: TurnLock): Promise<number> {
+  let deleted = 0;
+  for (const agent of await store.listAgents()) {
+    if (!isMemoryCheckAgent(agent.id)) continue;
+    const release = await lock.acquire(agent.id);
+    if (!release) continue;
+    try {
+      await store.deleteAgent(agent.id);
+      deleted += 1;
+    } finally {
+      await release();
+    }
+  }
+  return deleted;
+}
 /** A small budget: the probe is ~1,300 tokens, so recall is tested, not just the window. */
 export const MEMORY_CHECK_BUDGET: Tokens = 600;
 
@@ -52,12 +86,13 @@ export async function runMemoryCheck(deps: MemoryCheckDeps): Promise<MemoryCheck
   const ks = deps.ks ?? MEMORY_CHECK_KS;
   const budget = deps.budget ?? MEMORY_CHECK_BUDGET;
   const { agent } = createAgentRecord({
-    id: deps.ids.next('memory-check'),
+    id: deps.ids.next(MEMORY_CHECK_ID_PREFIX),
     name: 'Memory check',
     now: deps.clock.now(),
   });
   const tally = new RecallTally();
   const search = deps.createSearch();
+  const release = deps.lock ? await deps.lock.acquire(agent.id) : null;
   try {
     const summary = await evaluateConversation(
       conversation,
@@ -84,6 +119,10 @@ export async function runMemoryCheck(deps: MemoryCheckDeps): Promise<MemoryCheck
       },
     };
   } finally {
-    await deps.store.deleteAgent(agent.id);
+    try {
+      await deps.store.deleteAgent(agent.id);
+    } finally {
+      await release?.();
+    }
   }
 }

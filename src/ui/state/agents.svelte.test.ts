@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createAgentRecord } from '../../core/agent/create-agent-record';
 import { InMemoryStore } from '../../testing/in-memory-store';
 import { AgentsState } from './agents.svelte';
 
@@ -72,5 +73,16 @@ describe('AgentsState', () => {
     const again = new AgentsState({ store, clock: { now: () => 1 }, newId: () => 'x' });
     await again.start();
     expect(again.activeId).toBe(b.id);
+  });
+
+  it('V14: the temporary agent of a memory check is never listed or made active', async () => {
+    const { store, agents } = setup();
+    const temp = createAgentRecord({ id: 'memory-check-1', name: 'Memory check', now: 1 });
+    await store.apply(temp.changes);
+    await agents.start();
+    expect(agents.list).toEqual([]);
+    expect(agents.activeId).toBeNull();
+    const a = await agents.create({ name: 'Ada', kind: 'companion' });
+    expect(agents.list.map((x) => x.id)).toEqual([a.id]);
   });
 });

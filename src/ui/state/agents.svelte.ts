@@ -3,6 +3,7 @@
  * persona, all through `MemoryStore.apply`, and a live list (Dexie live queries propagate
  * changes made in other tabs).
  */
+import { isMemoryCheckAgent } from '../../core/eval/run-memory-check';
 import { liveQuery, type Subscription } from 'dexie';
 import { createAgentRecord } from '../../core/agent/create-agent-record';
 import { AppError } from '../../core/errors';
@@ -60,7 +61,10 @@ export class AgentsState {
   }
 
   private apply(agents: Agent[], wanted: AgentId | null): void {
-    const sorted = [...agents].sort((a, b) => a.createdAt - b.createdAt);
+    // A memory check's temporary agent is never one of the user's (V14).
+    const sorted = agents
+      .filter((a) => !isMemoryCheckAgent(a.id))
+      .sort((a, b) => a.createdAt - b.createdAt);
     this.list = sorted;
     const keep = sorted.some((a) => a.id === wanted) ? wanted : (sorted[0]?.id ?? null);
     this.activeId = keep;
