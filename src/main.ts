@@ -39,6 +39,7 @@ import { createWindowStrategy } from './core/strategies/window';
 import type { MemoryServices, AppServices, MemoryCheckServices } from './ui/services';
 import { takeSharedContent } from './ui/components/documents/share-target';
 import { AgentsState } from './ui/state/agents.svelte';
+import { BackgroundEmbedding } from './ui/state/background-embedding.svelte';
 import { ChatSession } from './ui/state/chat-session.svelte';
 import { DeviceState } from './ui/state/device.svelte';
 import { DocumentsState } from './ui/state/documents.svelte';
@@ -159,6 +160,7 @@ async function bootMemory(): Promise<MemoryServices> {
     yieldToHost: () => new Promise((r) => setTimeout(r, 0)),
     shared,
   });
+  const embedding = new BackgroundEmbedding({ search, lock, model: chosen?.label ?? null });
   const agents = new AgentsState({ store, clock, newId: () => ids.next('agent') });
   session = new ChatSession({
     store,
@@ -179,6 +181,8 @@ async function bootMemory(): Promise<MemoryServices> {
         }
       }
       if (search.agentId !== agentId) await search.loadAgent(agentId);
+      // After a model switch: old memories get vectors from the new model, in the background.
+      void embedding.run(agentId);
     },
     onGenerationEnded: () => void pwa.generationEnded(),
   });
@@ -216,6 +220,7 @@ async function bootMemory(): Promise<MemoryServices> {
     writer,
     documents,
     memoryCheck,
+    embedding,
   };
   if (__LOCI_E2E__) {
     Object.assign(window, {

@@ -5,6 +5,7 @@ import type { Tokenizer } from '../core/ports/tokenizer';
 import type { TurnLock } from '../core/ports/turn-lock';
 import type { WriterDeps } from '../core/writer/writer-deps';
 import type { AgentsState } from './state/agents.svelte';
+import type { BackgroundEmbedding } from './state/background-embedding.svelte';
 import type { ChatSession } from './state/chat-session.svelte';
 import type { DeviceState } from './state/device.svelte';
 import type { DocumentsState } from './state/documents.svelte';
@@ -26,6 +27,8 @@ export interface MemoryServices {
   documents: DocumentsState;
   /** What the Settings memory check runs on (V12–V13); absent where no check is offered. */
   memoryCheck?: MemoryCheckServices;
+  /** Catches search by meaning up after an embedding-model switch (U80). */
+  embedding?: BackgroundEmbedding;
 }
 
 /** The in-app memory check's inputs, built by the composition root from the app's own parts. */

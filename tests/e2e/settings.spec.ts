@@ -245,3 +245,116 @@ test.describe('settings', () => {
     expect(await seriousViolations(page)).toEqual([]);
   });
 });
+
+test('U80: after an embedding-model switch, earlier memories are embedded again in the background', async ({
+  page,
+  externalRequests,
+}) => {
+  await page.goto('/#/settings');
+  const agentId = await createAgent(page, 'Juniper');
+  // Memories from before the switch: a passage embedded by the old model, and messages that
+  // have no vector from the current one.
+  await page.evaluate(async (agentId) => {
+    const store = (window as unknown as StoreWindow).__loci.store;
+    await store.apply({
+      passages: [
+        {
+          id: 'p-old',
+          agentId,
+          text: 'The lighthouse keeper logs the weather every night.',
+          source: { type: 'memory' },
+          tags: [],
+          at: Date.now() - 86_400_000,
+          embedding: new Float32Array(8).fill(0.5),
+          embeddingModel: 'an-older-model',
+          dimension: 8,
+        },
+      ],
+      messages: ['My sister Maya loves green tea.', 'Noted: Maya and green tea.'].map(
+        (text, i) => ({
+          id: `m-old-${i}`,
+          agentId,
+          role: i ? 'assistant' : 'user',
+          text,
+          at: Date.now() - 86_400_000 + i,
+          inContext: false,
+          tokens: 10,
+        }),
+      ),
+    });
+  }, agentId);
+  // The next start (the model switch takes effect then) catches them up.
+  await page.reload();
+  const notice = page.getByTestId('background-embedding');
+  await expect(notice).toContainText(
+    'Search by meaning now covers 3 earlier memories embedded with Loci fixture',
+    { timeout: 30_000 },
+  );
+  const stored = await page.evaluate(async () => {
+    const store = (
+      window as unknown as {
+        __loci: { store: { getPassages(ids: string[]): Promise<{ embeddingModel: string }[]> } };
+      }
+    ).__loci.store;
+    return (await store.getPassages(['p-old']))[0]?.embeddingModel;
+  });
+  expect(stored).toBe('loci-fixture-embed');
+  await notice.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: 'test-artifacts/screenshots/settings-reembedded-1280x720.png' });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await notice.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: 'test-artifacts/screenshots/settings-reembedded-390x844.png' });
+  // Nothing is left to do: the next start does not run again.
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Settings' })).toBeVisible();
+  await page.waitForFunction(
+    () =>
+      (window as unknown as { __loci?: { embedding?: { running: boolean } } }).__loci?.embedding
+        ?.running === false,
+  );
+  await expect(notice).not.toContainText('earlier memories');
+  expect(externalRequests).toEqual([]);
+});
+
+test('U80: catching up can be paused and resumed; what was embedded stays embedded', async ({
+  page,
+  externalRequests,
+}) => {
+  await page.goto('/#/settings');
+  const agentId = await createAgent(page, 'Juniper');
+  await page.evaluate(async (agentId) => {
+    const store = (window as unknown as StoreWindow).__loci.store;
+    await store.apply({
+      // Enough that the catch-up still runs when the pause is clicked, on a slow machine too.
+      messages: Array.from({ length: 6000 }, (_, i) => ({
+        id: `m-${i}`,
+        agentId,
+        role: i % 2 ? 'assistant' : 'user',
+        text: `Message ${i} about tea, cats and the sea.`,
+        at: Date.now() - 100_000_000 + i,
+        inContext: false,
+        tokens: 10,
+      })),
+    });
+  }, agentId);
+  await page.reload();
+  const notice = page.getByTestId('background-embedding');
+  await expect(notice).toContainText('Embedding earlier memories', { timeout: 30_000 });
+  await expect(
+    notice.getByRole('progressbar', { name: 'Embedding earlier memories' }),
+  ).toBeVisible();
+  await notice.getByRole('button', { name: 'Pause until next start' }).click();
+  await expect(notice).toContainText(/Paused with [\d,]+ earlier\s+memories still to embed/);
+  const left = Number(
+    (await notice.textContent())!.match(/Paused with ([\d,]+)/)![1]!.replace(/,/g, ''),
+  );
+  expect(left).toBeGreaterThan(0);
+  expect(left).toBeLessThan(6000);
+  await notice.getByRole('button', { name: 'Resume now' }).click();
+  // Only what was left is embedded: the batches done before the pause were kept.
+  await expect(notice).toContainText(
+    `Search by meaning now covers ${left.toLocaleString('en-US')} earlier memories`,
+    { timeout: 120_000 },
+  );
+  expect(externalRequests).toEqual([]);
+});

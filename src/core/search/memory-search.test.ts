@@ -273,4 +273,50 @@ describe('createMemorySearch', () => {
       'own',
     ]);
   });
+
+  it('R18: after a model switch, reembed catches up on old passages and messages, in batches, once', async () => {
+    const { store, embedder, make } = await setup();
+    // Written before this embedder: a passage embedded by another model, messages never embedded.
+    const old = samplePassage('a', 'p-old', 'espresso notes', NOW, new Float32Array(DIM).fill(1));
+    old.embeddingModel = 'old-model';
+    await store.apply({ passages: [old] });
+    await store.apply({
+      messages: [msg('m1', 'my puppy Rex', 3), msg('m2', 'a kitten named Tom', 2, 'assistant')],
+    });
+    const search = make();
+    await search.loadAgent('a');
+    expect(search.unembedded).toBe(3);
+    expect(ids(await search.search(q({ text: 'dog', mode: 'vector' })))).toEqual([]);
+
+    // An aborted run embeds nothing and says it did not finish.
+    const stop = new AbortController();
+    stop.abort();
+    expect(await search.reembed({ signal: stop.signal })).toEqual({
+      passages: 0,
+      messages: 0,
+      complete: false,
+    });
+
+    const progress: [number, number][] = [];
+    const result = await search.reembed({ batch: 2, onProgress: (d, t) => progress.push([d, t]) });
+    expect(result).toEqual({ passages: 1, messages: 2, complete: true });
+    expect(progress).toEqual([
+      [0, 3],
+      [1, 3],
+      [3, 3],
+    ]);
+    expect(search.unembedded).toBe(0);
+    expect(ids(await search.search(q({ text: 'dog', mode: 'vector' })))).toEqual(['m1']);
+    expect(ids(await search.search(q({ text: 'coffee', mode: 'vector' })))).toEqual(['p-old']);
+    expect((await store.getPassages(['p-old']))[0]?.embeddingModel).toBe('concepts');
+
+    // It was persisted: a fresh load finds nothing to do and embeds nothing.
+    const calls = embedder!.calls;
+    const reopened = make();
+    await reopened.loadAgent('a');
+    expect(reopened.unembedded).toBe(0);
+    expect(await reopened.reembed()).toEqual({ passages: 0, messages: 0, complete: true });
+    expect(embedder!.calls).toBe(calls);
+    expect(ids(await reopened.search(q({ text: 'cat', mode: 'vector' })))).toEqual(['m2']);
+  });
 });

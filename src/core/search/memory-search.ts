@@ -55,6 +55,30 @@ export interface LociMemorySearch extends MemorySearch {
   readonly semantic: boolean;
   /** The agent whose indexes are loaded, or null. */
   readonly agentId: AgentId | null;
+  /**
+   * How many of the loaded agent's passages and messages have no vector from the current
+   * embedder (after a model switch, or written while no embedder was chosen).
+   */
+  readonly unembedded: number;
+  /**
+   * Embeds them in the background (R18): batch by batch, persisted and searchable as each batch
+   * lands. It stops early when the agent changes or `signal` aborts; another call carries on.
+   */
+  reembed(options?: ReembedOptions): Promise<ReembedResult>;
+}
+
+export interface ReembedOptions {
+  onProgress?: (done: number, total: number) => void;
+  signal?: AbortSignal;
+  /** Texts per embedder call; default 32. */
+  batch?: number;
+}
+
+export interface ReembedResult {
+  passages: number;
+  messages: number;
+  /** False when it stopped early (agent switched, aborted). */
+  complete: boolean;
 }
 
 interface Meta extends Partial<RerankMeta> {
@@ -87,6 +111,9 @@ export function createMemorySearch(deps: MemorySearchDeps): LociMemorySearch {
   let active: AgentId | null = null;
   let generation = 0;
   let loading: Promise<void> | null = null;
+  /** Ids of the loaded agent's rows that have no vector from the current embedder. */
+  let pendingPassages = new Set<string>();
+  let pendingMessages = new Set<string>();
 
   const usable = (p: Passage): p is Passage & { embedding: Float32Array } =>
     p.embedding !== null &&
@@ -177,6 +204,65 @@ export function createMemorySearch(deps: MemorySearchDeps): LociMemorySearch {
     });
   }
 
+  /** Embeds passages with the current embedder, stores them with their vectors, indexes them. */
+  async function embedPassagesNow(missing: Passage[], gen: number): Promise<void> {
+    const embedder = deps.embedder;
+    if (!embedder || !deps.vectors || missing.length === 0) return;
+    const vectors = await embedder.embedPassages(missing.map((p) => p.text));
+    if (gen !== generation) return;
+    const embedded = missing.map((p, i) => ({
+      ...p,
+      embedding: vectors[i]!,
+      embeddingModel: embedder.modelId,
+      dimension: embedder.dimension,
+    }));
+    await store.apply({ passages: embedded });
+    await deps.vectors.add(
+      embedded.map((p) => ({ id: p.id, kind: 'passage', vector: p.embedding })),
+    );
+    for (const p of missing) pendingPassages.delete(p.id);
+  }
+
+  async function reembed(options: ReembedOptions = {}): Promise<ReembedResult> {
+    if (loading) await loading;
+    const agentId = active;
+    const gen = generation;
+    const batch = Math.max(1, options.batch ?? 32);
+    const result: ReembedResult = { passages: 0, messages: 0, complete: true };
+    if (!semantic || agentId === null) return result;
+    const passageIds = [...pendingPassages];
+    // Without a vector store, message vectors are not persisted: nothing to catch up on.
+    const messageIds = deps.vectorStore ? [...pendingMessages] : [];
+    const total = passageIds.length + messageIds.length;
+    if (total === 0) return result;
+    const live = () => gen === generation && !options.signal?.aborted;
+    let done = 0;
+    options.onProgress?.(0, total);
+    for (let i = 0; i < passageIds.length; i += batch) {
+      if (!live()) return { ...result, complete: false };
+      const ids = passageIds.slice(i, i + batch);
+      // Read again: the row may have been embedded, edited or deleted since the load.
+      const rows = (await store.getPassages(ids)).filter((p) => !usable(p));
+      await embedPassagesNow(rows, gen);
+      for (const id of ids) pendingPassages.delete(id);
+      result.passages += rows.length;
+      done += ids.length;
+      options.onProgress?.(done, total);
+    }
+    for (let i = 0; i < messageIds.length; i += batch) {
+      if (!live()) return { ...result, complete: false };
+      const ids = messageIds.slice(i, i + batch);
+      const rows = (await store.getMessages(ids)).filter((m) => roles.has(m.role));
+      await embedMessages(agentId, rows, gen);
+      if (gen !== generation) return { ...result, complete: false };
+      for (const id of ids) pendingMessages.delete(id);
+      result.messages += rows.length;
+      done += ids.length;
+      options.onProgress?.(done, total);
+    }
+    return result;
+  }
+
   async function load(agentId: AgentId, gen: number): Promise<void> {
     // MiniSearchLexicalIndex has clear() beyond the port: far cheaper than discarding 10⁵ ids.
     const clearable = lexical as LexicalIndex & { clear?: () => void };
@@ -186,6 +272,8 @@ export function createMemorySearch(deps: MemorySearchDeps): LociMemorySearch {
     speakers.clear();
     lastMessage = null;
     await deps.vectors?.clear();
+    pendingPassages = new Set();
+    pendingMessages = new Set();
     const embedder = deps.embedder;
     const lastSeq = await store.lastSeq(agentId);
     for (let fromSeq = 1; fromSeq <= lastSeq; fromSeq += LOAD_CHUNK) {
@@ -204,6 +292,7 @@ export function createMemorySearch(deps: MemorySearchDeps): LociMemorySearch {
         const entries = chunk
           .filter(usable)
           .map((p): VectorEntry => ({ id: p.id, kind: 'passage', vector: p.embedding }));
+        for (const p of chunk) if (!usable(p)) pendingPassages.add(p.id);
         await deps.vectors?.add(entries);
       }
       if (chunk.length < LOAD_CHUNK) break;
@@ -211,6 +300,11 @@ export function createMemorySearch(deps: MemorySearchDeps): LociMemorySearch {
     if (semantic && embedder && deps.vectorStore) {
       const batches = await deps.vectorStore.loadVectors(agentId, embedder.modelId);
       if (gen !== generation) return;
+      const vectored = new Set<string>();
+      for (const b of batches)
+        if (b.dimension === embedder.dimension) for (const id of b.ids) vectored.add(id);
+      for (const [id, m] of meta)
+        if (m.kind === 'message' && !vectored.has(id)) pendingMessages.add(id);
       for (const b of batches) {
         if (b.dimension !== embedder.dimension) continue;
         const entries: VectorEntry[] = [];
@@ -361,6 +455,10 @@ export function createMemorySearch(deps: MemorySearchDeps): LociMemorySearch {
     get agentId() {
       return active;
     },
+    get unembedded() {
+      return semantic ? pendingPassages.size + (deps.vectorStore ? pendingMessages.size : 0) : 0;
+    },
+    reembed,
     search,
     async searchByDate(agentId, from, to, page, pageSize) {
       checkPage(page, pageSize);
@@ -397,20 +495,9 @@ export function createMemorySearch(deps: MemorySearchDeps): LociMemorySearch {
       await deps.vectors.add(
         ready.map((p) => ({ id: p.id, kind: 'passage', vector: p.embedding })),
       );
-      const missing = mine.filter((p) => !usable(p));
-      if (missing.length === 0) return;
-      const embedder = deps.embedder;
-      const vectors = await embedder.embedPassages(missing.map((p) => p.text));
-      if (gen !== generation) return;
-      const embedded = missing.map((p, i) => ({
-        ...p,
-        embedding: vectors[i]!,
-        embeddingModel: embedder.modelId,
-        dimension: embedder.dimension,
-      }));
-      await store.apply({ passages: embedded });
-      await deps.vectors.add(
-        embedded.map((p) => ({ id: p.id, kind: 'passage', vector: p.embedding })),
+      await embedPassagesNow(
+        mine.filter((p) => !usable(p)),
+        gen,
       );
     },
     async removePassages(agentId, ids) {

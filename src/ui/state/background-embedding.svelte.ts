@@ -1,0 +1,80 @@
+/**
+ * Catches search by meaning up after an embedding-model switch (R18, U80): the active agent's
+ * passages and messages that have no vector from the current model are embedded in the
+ * background, batch by batch, with progress for the Settings screen. One tab at a time does it
+ * (a lock of its own, so turns are never blocked); an agent switch stops it, and the next open
+ * carries on where it stopped, because every batch is persisted as it lands.
+ */
+import { AppError } from '../../core/errors';
+import type { AgentId } from '../../core/model';
+import type { TurnLock } from '../../core/ports/turn-lock';
+import type { LociMemorySearch, ReembedResult } from '../../core/search/memory-search';
+
+export interface BackgroundEmbeddingDeps {
+  search: Pick<LociMemorySearch, 'unembedded' | 'reembed' | 'agentId'>;
+  lock: TurnLock;
+  /** The embedding model's name, for the progress line; null when none is chosen. */
+  model: string | null;
+}
+
+export class BackgroundEmbedding {
+  running = $state(false);
+  done = $state(0);
+  total = $state(0);
+  /** What the last run that finished embedded, or null. */
+  finished = $state.raw<ReembedResult | null>(null);
+  error = $state<string | null>(null);
+  /** Set when the user paused it: how many were still to embed. */
+  paused = $state<number | null>(null);
+
+  private controller: AbortController | null = null;
+  private agentId: AgentId | null = null;
+
+  constructor(private readonly deps: BackgroundEmbeddingDeps) {}
+
+  get model(): string | null {
+    return this.deps.model;
+  }
+
+  /** Starts catching up for the loaded agent, unless nothing is missing or it already runs. */
+  async run(agentId: AgentId): Promise<void> {
+    const { search, lock } = this.deps;
+    if (this.running || search.agentId !== agentId || search.unembedded === 0) return;
+    const release = await lock.acquire(`reembed:${agentId}`);
+    if (!release) return; // another tab is doing it
+    this.running = true;
+    this.agentId = agentId;
+    this.paused = null;
+    this.error = null;
+    this.done = 0;
+    this.total = search.unembedded;
+    const controller = new AbortController();
+    this.controller = controller;
+    try {
+      const result = await search.reembed({
+        signal: controller.signal,
+        onProgress: (done, total) => {
+          this.done = done;
+          this.total = total;
+        },
+      });
+      if (result.complete) this.finished = result;
+      else if (controller.signal.aborted) this.paused = search.unembedded;
+    } catch (error) {
+      this.error = AppError.from(error).message;
+    } finally {
+      this.running = false;
+      this.controller = null;
+      await release();
+    }
+  }
+
+  stop(): void {
+    this.controller?.abort();
+  }
+
+  /** Carries on after a pause. */
+  async resume(): Promise<void> {
+    if (this.agentId !== null) await this.run(this.agentId);
+  }
+}
