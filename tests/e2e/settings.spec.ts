@@ -5,7 +5,15 @@
  */
 import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures';
-import { createAgent, seriousViolations } from './helpers/loci';
+import {
+  createAgent,
+  loadScriptedModel,
+  longText,
+  reply,
+  script,
+  seriousViolations,
+  setReplyReserve,
+} from './helpers/loci';
 
 interface StoreWindow {
   __loci: {
@@ -89,7 +97,7 @@ test.describe('settings', () => {
     expect(externalRequests).toEqual([]);
   });
 
-  test('U73: choosing an embedding model saves the choice and downloads nothing', async ({
+  test('U73/U81: choosing an embedding model saves it, downloads nothing, and offers a restart', async ({
     page,
     externalRequests,
   }) => {
@@ -104,12 +112,22 @@ test.describe('settings', () => {
       ).__loci.store.getSetting('embed.modelId'),
     );
     expect(saved).toBe('Xenova/all-MiniLM-L6-v2');
-    await page.reload();
+    // U81: the choice takes effect on a restart, which the screen offers right there.
+    await page.evaluate(
+      () => ((window as unknown as { beforeRestart?: boolean }).beforeRestart = true),
+    );
+    await group.screenshot({ path: 'test-artifacts/screenshots/settings-restart-offer.png' });
+    await group.getByRole('button', { name: 'Restart Loci now' }).click();
+    await page.waitForFunction(
+      () => (window as unknown as { beforeRestart?: boolean }).beforeRestart === undefined,
+    );
     await expect(
       page
         .getByRole('group', { name: 'Embedding model (search by meaning)' })
         .getByRole('radio', { name: /MiniLM L6/ }),
     ).toBeChecked();
+    // In effect now: no restart is offered until the choice changes again.
+    await expect(page.getByRole('button', { name: 'Restart Loci now' })).toHaveCount(0);
     expect(externalRequests).toEqual([]);
   });
 
@@ -246,6 +264,76 @@ test.describe('settings', () => {
   });
 });
 
+test('U81: while a reply is being written, the restart waits, and says why', async ({
+  page,
+  externalRequests,
+}) => {
+  await page.goto('/#/settings');
+  const agentId = await createAgent(page, 'Juniper');
+  await setReplyReserve(page, agentId, 1500);
+  await loadScriptedModel(page);
+  const group = page.getByRole('group', { name: 'Embedding model (search by meaning)' });
+  await group.getByRole('radio', { name: /MiniLM L6/ }).check();
+  const restart = group.getByRole('button', { name: 'Restart Loci now' });
+  await expect(restart).toBeEnabled();
+  // A reply starts (as from the chat, which keeps running behind this screen).
+  await script(page, reply(longText('Line', 120)));
+  await page.evaluate(() => {
+    void (
+      window as unknown as { __loci: { session: { send(text: string): Promise<unknown> } } }
+    ).__loci.session.send('Write me something long.');
+  });
+  await expect(restart).toBeDisabled();
+  await expect(group).toContainText('A reply is being written; restart when it is done.');
+  // Once the reply is done, the restart is offered again.
+  await expect(restart).toBeEnabled({ timeout: 60_000 });
+  await expect(group).not.toContainText('A reply is being written');
+  const replies = await page.evaluate(
+    () =>
+      (
+        window as unknown as { __loci: { session: { messages: { text: string }[] } } }
+      ).__loci.session.messages.filter((m) => m.text.includes('Line 120')).length,
+  );
+  expect(replies).toBe(1);
+  expect(externalRequests).toEqual([]);
+});
+
+/**
+ * Stores what a user had before switching embedding models: `texts` as old conversation messages
+ * (user and assistant in turn, out of the context window, with no vector from the current model)
+ * and `passages` carrying an 8-d vector of another model.
+ */
+async function seedOldMemories(
+  page: Page,
+  agentId: string,
+  texts: string[],
+  passages: Record<string, unknown>[] = [],
+): Promise<void> {
+  await page.evaluate(
+    async ({ agentId, texts, passages }) => {
+      const store = (window as unknown as StoreWindow).__loci.store;
+      const day = 86_400_000;
+      await store.apply({
+        passages: passages.map((p) => ({
+          ...p,
+          agentId,
+          embedding: new Float32Array(8).fill(0.5),
+        })),
+        messages: texts.map((text, i) => ({
+          id: `m-old-${i}`,
+          agentId,
+          role: i % 2 ? 'assistant' : 'user',
+          text,
+          at: Date.now() - day + i,
+          inContext: false,
+          tokens: 10,
+        })),
+      });
+    },
+    { agentId, texts, passages },
+  );
+}
+
 test('U80: after an embedding-model switch, earlier memories are embedded again in the background', async ({
   page,
   externalRequests,
@@ -254,35 +342,22 @@ test('U80: after an embedding-model switch, earlier memories are embedded again 
   const agentId = await createAgent(page, 'Juniper');
   // Memories from before the switch: a passage embedded by the old model, and messages that
   // have no vector from the current one.
-  await page.evaluate(async (agentId) => {
-    const store = (window as unknown as StoreWindow).__loci.store;
-    await store.apply({
-      passages: [
-        {
-          id: 'p-old',
-          agentId,
-          text: 'The lighthouse keeper logs the weather every night.',
-          source: { type: 'memory' },
-          tags: [],
-          at: Date.now() - 86_400_000,
-          embedding: new Float32Array(8).fill(0.5),
-          embeddingModel: 'an-older-model',
-          dimension: 8,
-        },
-      ],
-      messages: ['My sister Maya loves green tea.', 'Noted: Maya and green tea.'].map(
-        (text, i) => ({
-          id: `m-old-${i}`,
-          agentId,
-          role: i ? 'assistant' : 'user',
-          text,
-          at: Date.now() - 86_400_000 + i,
-          inContext: false,
-          tokens: 10,
-        }),
-      ),
-    });
-  }, agentId);
+  await seedOldMemories(
+    page,
+    agentId,
+    ['My sister Maya loves green tea.', 'Noted: Maya and green tea.'],
+    [
+      {
+        id: 'p-old',
+        text: 'The lighthouse keeper logs the weather every night.',
+        source: { type: 'memory' },
+        tags: [],
+        at: Date.now() - 86_400_000,
+        embeddingModel: 'an-older-model',
+        dimension: 8,
+      },
+    ],
+  );
   // The next start (the model switch takes effect then) catches them up.
   await page.reload();
   const notice = page.getByTestId('background-embedding');
@@ -322,21 +397,12 @@ test('U80: catching up can be paused and resumed; what was embedded stays embedd
 }) => {
   await page.goto('/#/settings');
   const agentId = await createAgent(page, 'Juniper');
-  await page.evaluate(async (agentId) => {
-    const store = (window as unknown as StoreWindow).__loci.store;
-    await store.apply({
-      // Enough that the catch-up still runs when the pause is clicked, on a slow machine too.
-      messages: Array.from({ length: 6000 }, (_, i) => ({
-        id: `m-${i}`,
-        agentId,
-        role: i % 2 ? 'assistant' : 'user',
-        text: `Message ${i} about tea, cats and the sea.`,
-        at: Date.now() - 100_000_000 + i,
-        inContext: false,
-        tokens: 10,
-      })),
-    });
-  }, agentId);
+  // Enough that the catch-up still runs when the pause is clicked, on a slow machine too.
+  await seedOldMemories(
+    page,
+    agentId,
+    Array.from({ length: 6000 }, (_, i) => `Message ${i} about tea, cats and the sea.`),
+  );
   await page.reload();
   const notice = page.getByTestId('background-embedding');
   await expect(notice).toContainText('Embedding earlier memories', { timeout: 30_000 });
