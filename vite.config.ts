@@ -25,10 +25,34 @@ export default defineConfig(({ mode }) => ({
         display: 'standalone',
         // Shared text and links arrive as GET params and become a note on the Documents screen.
         // Files need a POST that only a custom service worker could receive (ADR 0057).
+        // Files and text by POST, answered by public/share-target-sw.js (ADR 0085); the GET
+        // parameters of the first version (ADR 0057) are still read for installs that have it.
         share_target: {
-          action: './',
-          method: 'GET',
-          params: { title: 'share_title', text: 'share_text', url: 'share_url' },
+          action: './share-target',
+          method: 'POST',
+          enctype: 'multipart/form-data',
+          params: {
+            title: 'share_title',
+            text: 'share_text',
+            url: 'share_url',
+            files: [
+              {
+                name: 'share_files',
+                accept: [
+                  'text/plain',
+                  'text/markdown',
+                  'text/html',
+                  'application/pdf',
+                  '.txt',
+                  '.md',
+                  '.markdown',
+                  '.html',
+                  '.htm',
+                  '.pdf',
+                ],
+              },
+            ],
+          },
         },
         theme_color: '#3b2f63',
         background_color: '#14121c',
@@ -51,6 +75,8 @@ export default defineConfig(({ mode }) => ({
         // The lazily loaded web-llm chunk is ~6 MB; it is part of the shell so chat loads offline.
         maximumFileSizeToCacheInBytes: 10 * 1024 * 1024,
         navigateFallback: 'index.html',
+        // The POST share target's handler; it runs before Workbox's (GET-only) routes.
+        importScripts: ['share-target-sw.js'],
         cleanupOutdatedCaches: true,
       },
     }),

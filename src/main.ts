@@ -37,7 +37,12 @@ import { createForgettingStrategy } from './core/strategies/forgetting';
 import { createRecencyStrategy } from './core/strategies/recency';
 import { createWindowStrategy } from './core/strategies/window';
 import type { MemoryServices, AppServices, MemoryCheckServices } from './ui/services';
-import { takeSharedContent } from './ui/components/documents/share-target';
+import {
+  readShareInbox,
+  sweepShareInbox,
+  takeShareInboxId,
+  takeSharedContent,
+} from './ui/components/documents/share-target';
 import { AgentsState } from './ui/state/agents.svelte';
 import { BackgroundEmbedding } from './ui/state/background-embedding.svelte';
 import { ChatSession } from './ui/state/chat-session.svelte';
@@ -61,6 +66,8 @@ const ids: IdSource = { next: (prefix = 'id') => `${prefix}_${crypto.randomUUID(
 
 // Text shared to the installed app (manifest share_target, ADR 0057); opens the Documents screen.
 const shared = takeSharedContent(window);
+// Files shared to the installed app arrive through the service worker's inbox (ADR 0085).
+const shareInboxId = takeShareInboxId(window);
 const router = new Router();
 const device = new DeviceState(() => probeWebGpu());
 let session: ChatSession | null = null;
@@ -160,6 +167,20 @@ async function bootMemory(): Promise<MemoryServices> {
     yieldToHost: () => new Promise((r) => setTimeout(r, 0)),
     shared,
   });
+  void sweepShareInbox(Date.now()).catch((e: unknown) => console.warn(e));
+  if (shareInboxId !== null) {
+    void readShareInbox(shareInboxId).then(
+      (content) => documents.offerShared(content),
+      (error: unknown) => {
+        console.error('reading the share inbox failed', error);
+        documents.offerShared({
+          title: 'Shared files',
+          text: '',
+          problem: 'The shared files could not be read. Share them again, or pick them here.',
+        });
+      },
+    );
+  }
   const embedding = new BackgroundEmbedding({ search, lock, model: chosen?.label ?? null });
   const agents = new AgentsState({ store, clock, newId: () => ids.next('agent') });
   session = new ChatSession({

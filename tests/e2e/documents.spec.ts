@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
-import { test, expect } from './fixtures';
+import { test, expect, waitForServiceWorker } from './fixtures';
 import {
   createAgent,
   dismissToast,
@@ -376,6 +376,59 @@ test.describe('documents', () => {
     // The address no longer carries the share: a reload does not import it again.
     await page.reload();
     await expect(libraryItem(page, 'Trail idea')).toBeVisible();
+    await expect(page.getByTestId('import-job')).toHaveCount(0);
+    expect(externalRequests).toEqual([]);
+  });
+
+  test('U142: files shared to the installed app (POST share target) are imported from the service worker', async ({
+    page,
+    externalRequests,
+  }) => {
+    await page.goto('/#/chat');
+    await createAgent(page, 'Juniper');
+    await waitForServiceWorker(page);
+    const handbook = readFileSync(`${FIXTURES}/handbook.md`, 'utf8');
+    const pdf = readFileSync(`${FIXTURES}/sample.pdf`).toString('base64');
+    // What the OS share sheet does: a multipart POST of the files and text to the share target.
+    await page.evaluate(
+      ({ handbook, pdf }) => {
+        const form = document.createElement('form');
+        form.method = 'post';
+        form.enctype = 'multipart/form-data';
+        form.action = './share-target';
+        const files = new DataTransfer();
+        files.items.add(new File([handbook], 'handbook.md', { type: 'text/markdown' }));
+        const bytes = Uint8Array.from(atob(pdf), (c) => c.charCodeAt(0));
+        files.items.add(new File([bytes], 'sample.pdf', { type: 'application/pdf' }));
+        const input = document.createElement('input');
+        input.type = 'file';
+        input.name = 'share_files';
+        input.multiple = true;
+        input.files = files.files;
+        const title = document.createElement('input');
+        title.name = 'share_title';
+        title.value = 'From my phone';
+        const text = document.createElement('input');
+        text.name = 'share_text';
+        text.value = 'Read these before the trip.';
+        form.append(input, title, text);
+        document.body.append(form);
+        form.submit();
+      },
+      { handbook, pdf },
+    );
+    await page.waitForURL(/\/#\/documents$/);
+    await waitForLoci(page);
+    await expectJobs(page, 'indexed', 3);
+    await expect(libraryItem(page, 'From my phone')).toBeVisible();
+    await expect(page.getByTestId('library-item')).toHaveCount(3);
+    // The inbox is emptied, and a reload imports nothing again.
+    const left = await page.evaluate(
+      async () => (await (await caches.open('loci-share-inbox')).keys()).length,
+    );
+    expect(left).toBe(0);
+    await page.reload();
+    await expect(page.getByTestId('library-item')).toHaveCount(3);
     await expect(page.getByTestId('import-job')).toHaveCount(0);
     expect(externalRequests).toEqual([]);
   });

@@ -51,10 +51,15 @@ export interface ImportFile {
   asText?: boolean;
 }
 
-/** What the page was opened with through the share target (GET params, ADR 0057). */
+/** What the page was opened with through the share target (ADR 0057, 0085). */
 export interface SharedContent {
   title: string;
+  /** Shared text and link; empty when only files were shared. */
   text: string;
+  /** Shared files (the POST share target); imported like picked files. */
+  files?: ImportFile[];
+  /** Set when the share could not be read: said on the Documents screen. */
+  problem?: string;
 }
 
 export interface DocumentsDeps {
@@ -256,6 +261,11 @@ export class DocumentsState {
   async sweep(agentId: AgentId): Promise<DocumentId[]> {
     if (this.importing(agentId)) return [];
     return removeUnfinishedImports(this.deps, agentId);
+  }
+
+  /** Content shared to the app that arrived after start (the file share inbox is read async). */
+  offerShared(content: SharedContent): void {
+    this.shared = content;
   }
 
   /** Hands out the shared content once. */
