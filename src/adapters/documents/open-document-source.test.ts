@@ -78,6 +78,45 @@ describe('readBlob', () => {
     expect([...seen].sort((a, b) => a - b)).toEqual(seen);
   });
 
+  it('D40: text that is not UTF-8 is read as GB18030, UTF-16 or Windows-1252', async () => {
+    const read = async (...parts: BlobPart[]) => readBlob(new Blob(parts), { decode: true });
+    // "我的生日是五月" as a Windows tool saves Chinese (GBK), split mid-character across chunks.
+    const gbk = [
+      0xce, 0xd2, 0xb5, 0xc4, 0xc9, 0xfa, 0xc8, 0xd5, 0xca, 0xc7, 0xce, 0xe5, 0xd4, 0xc2,
+    ];
+    const chinese = await read(new Uint8Array(gbk.slice(0, 3)), new Uint8Array(gbk.slice(3)));
+    expect(chinese).toMatchObject({ text: '我的生日是五月', encoding: 'gb18030' });
+    // "Café au lait, naïve." in Latin-1: é before a space is no valid GB18030 pair.
+    const latin = Uint8Array.from([...'Caf\xe9 au lait, na\xefve.'].map((c) => c.charCodeAt(0)));
+    expect(await read(latin)).toMatchObject({
+      text: 'Café au lait, naïve.',
+      encoding: 'windows-1252',
+    });
+    // UTF-16 with its byte-order mark, little- and big-endian.
+    const utf16 = (text: string, little: boolean) => {
+      const out = new Uint8Array(2 + text.length * 2);
+      out.set(little ? [0xff, 0xfe] : [0xfe, 0xff]);
+      [...text].forEach((c, i) => {
+        const code = c.charCodeAt(0);
+        out[2 + i * 2 + (little ? 0 : 1)] = code & 0xff;
+        out[2 + i * 2 + (little ? 1 : 0)] = code >> 8;
+      });
+      return out;
+    };
+    expect(await read(utf16('茶 tea', true))).toMatchObject({
+      text: '茶 tea',
+      encoding: 'utf-16le',
+    });
+    expect(await read(utf16('茶 tea', false))).toMatchObject({
+      text: '茶 tea',
+      encoding: 'utf-16be',
+    });
+    // Valid UTF-8 stays UTF-8, also when it ends inside a character (then it is not UTF-8).
+    expect(await read('plain 茶')).toMatchObject({ text: 'plain 茶', encoding: 'utf-8' });
+    const cut = new TextEncoder().encode('tea 茶').slice(0, -1);
+    expect((await read(cut)).encoding).not.toBe('utf-8');
+  });
+
   it('D1: a UTF-8 byte-order mark is dropped', async () => {
     const blob = new Blob([new Uint8Array([0xef, 0xbb, 0xbf]), 'hi']);
     expect((await readBlob(blob, { decode: true })).text).toBe('hi');

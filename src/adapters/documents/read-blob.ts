@@ -1,16 +1,37 @@
 import { AppError } from '../../core/errors';
 
+/** The text encodings a plain-text import is read in (D40). */
+export type TextEncodingName = 'utf-8' | 'utf-16le' | 'utf-16be' | 'gb18030' | 'windows-1252';
+
 /** What {@link readBlob} read: every byte, and the decoded text when asked for. */
 export interface BlobContent {
   bytes: Uint8Array;
   text?: string;
+  /** The encoding the text was decoded from. */
+  encoding?: TextEncodingName;
+}
+
+/**
+ * Picks the encoding of bytes that are not valid UTF-8 (D40): a UTF-16 byte-order mark says
+ * UTF-16; otherwise GB18030 when it decodes them without a single invalid sequence and yields
+ * Chinese (as Chinese text saved by Windows tools is), else Windows-1252, which maps every byte
+ * (Western European text saved as "ANSI"/Latin-1).
+ */
+export function legacyEncoding(bytes: Uint8Array): TextEncodingName {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf-16le';
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return 'utf-16be';
+  const gb = new TextDecoder('gb18030').decode(bytes);
+  const han = gb.match(/\p{Script=Han}/gu)?.length ?? 0;
+  if (!gb.includes('\uFFFD') && han > 0) return 'gb18030';
+  return 'windows-1252';
 }
 
 /**
  * Reads a `Blob`/`File` as a stream (`Blob.stream()`), calling `onProgress` with the bytes read
  * so far after every chunk. With `decode`, the text is decoded as UTF-8 chunk by chunk
  * (`TextDecoder` with `stream: true`, so a character split across chunks survives; a BOM is
- * dropped, invalid bytes become U+FFFD). Rejects with `cancelled` when `signal` aborts.
+ * dropped). Bytes that are not valid UTF-8 are decoded once more, as a whole, in the encoding
+ * {@link legacyEncoding} picks (D40). Rejects with `cancelled` when `signal` aborts.
  */
 export async function readBlob(
   blob: Blob,
@@ -19,7 +40,9 @@ export async function readBlob(
   const { signal } = options;
   if (signal?.aborted) throw new AppError('cancelled', 'The import was cancelled.');
   const reader = blob.stream().getReader();
-  const decoder = options.decode ? new TextDecoder('utf-8') : null;
+  // Fatal: the first invalid sequence stops UTF-8 decoding, and the legacy path takes over.
+  let decoder = options.decode ? new TextDecoder('utf-8', { fatal: true }) : null;
+  let utf8 = options.decode;
   const parts: Uint8Array[] = [];
   const textParts: string[] = [];
   let loaded = 0;
@@ -32,14 +55,29 @@ export async function readBlob(
     }
     parts.push(value);
     loaded += value.byteLength;
-    if (decoder !== null) textParts.push(decoder.decode(value, { stream: true }));
+    if (decoder !== null) {
+      try {
+        textParts.push(decoder.decode(value, { stream: true }));
+      } catch {
+        decoder = null;
+        utf8 = false;
+      }
+    }
     options.onProgress?.(loaded);
   }
   if (signal?.aborted) throw new AppError('cancelled', 'The import was cancelled.');
   const bytes = concat(parts, loaded);
-  if (decoder === null) return { bytes };
-  textParts.push(decoder.decode());
-  return { bytes, text: textParts.join('') };
+  if (!options.decode) return { bytes };
+  if (utf8 && decoder !== null) {
+    try {
+      textParts.push(decoder.decode());
+      return { bytes, text: textParts.join(''), encoding: 'utf-8' };
+    } catch {
+      // The file ends inside a multi-byte sequence: not UTF-8 after all.
+    }
+  }
+  const encoding = legacyEncoding(bytes);
+  return { bytes, text: new TextDecoder(encoding).decode(bytes), encoding };
 }
 
 function concat(parts: Uint8Array[], length: number): Uint8Array {
