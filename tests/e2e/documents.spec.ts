@@ -433,6 +433,29 @@ test.describe('documents', () => {
     expect(externalRequests).toEqual([]);
   });
 
+  test('U143: the viewer labels where each page of a PDF begins', async ({
+    page,
+    shoot,
+    externalRequests,
+  }) => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await openDocuments(page);
+    await pick(page, ['sample.pdf']);
+    await expectJobs(page, 'indexed', 1);
+    await page.getByTestId('library-item').getByRole('link').first().click();
+    const text = page.getByTestId('document-text');
+    await expect(text).toBeVisible();
+    const labels = text.getByTestId('page-label');
+    expect(await labels.count()).toBeGreaterThanOrEqual(2);
+    await expect(labels.first()).toHaveText('Page 1');
+    await expect(labels.nth(1)).toHaveText('Page 2');
+    await shoot(page, 'documents-viewer-pdf-1280x800');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await shoot(page, 'documents-viewer-pdf-390x844');
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(externalRequests).toEqual([]);
+  });
+
   for (const [w, h] of [
     [1280, 800],
     [390, 844],
