@@ -156,6 +156,7 @@ async function bootMemory(): Promise<MemoryServices> {
     store,
     search,
     embedder,
+    lock,
     clock,
     ids,
     open: (file) =>

@@ -42,6 +42,23 @@ export class WebLocksTurnLock implements TurnLock {
     });
   }
 
+  share(key: string): Promise<ReleaseTurnLock> {
+    const locks = this.locks;
+    if (!locks) return Promise.resolve(() => undefined);
+    return new Promise<ReleaseTurnLock>((resolveShare, rejectShare) => {
+      let releaseHeld: (() => void) | null = null;
+      const held = new Promise<void>((resolve) => {
+        releaseHeld = resolve;
+      });
+      locks
+        .request(this.name(key), { mode: 'shared' }, () => {
+          resolveShare(() => releaseHeld?.());
+          return held;
+        })
+        .catch(rejectShare);
+    });
+  }
+
   async holder(agentId: AgentId): Promise<TurnLockHolder | null> {
     if (!this.locks) return null;
     const snapshot = await this.locks.query();

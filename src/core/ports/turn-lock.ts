@@ -18,4 +18,10 @@ export interface TurnLock {
   acquire(agentId: AgentId): Promise<ReleaseTurnLock | null>;
   /** The current holder, or null when nobody runs the agent (optional: for the UI notice). */
   holder?(agentId: AgentId): Promise<TurnLockHolder | null>;
+  /**
+   * Holds `key` in shared mode: any number of holders (tabs) at once, and while any holds it,
+   * `acquire(key)` returns null. Waits while an exclusive holder has it. Imports use it so that
+   * another tab's sweep never deletes a document still being written (D41).
+   */
+  share?(key: string): Promise<ReleaseTurnLock>;
 }

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { openDocumentSource } from '../../adapters/documents/open-document-source';
 import type { PdfjsLib } from '../../adapters/documents/parse-pdf';
 import { createAgentRecord } from '../../core/agent/create-agent-record';
@@ -7,6 +7,7 @@ import { CounterIds } from '../../testing/counter-ids';
 import { FixedClock } from '../../testing/fixed-clock';
 import { InMemorySearch } from '../../testing/in-memory-search';
 import { InMemoryStore } from '../../testing/in-memory-store';
+import { MemoryTurnLock } from '../../testing/memory-turn-lock';
 import { DocumentsState, type ImportFile, type ImportStage } from './documents.svelte';
 
 const AGENT = 'a1';
@@ -34,7 +35,11 @@ function fakeEmbedder(modelId = 'fake-a', onBatch?: (batch: number) => void): Em
 
 const noPdf = (): Promise<PdfjsLib> => Promise.reject(new Error('no pdf.js in this test'));
 
-async function setup(embedder: Embedder | null = fakeEmbedder(), store = new InMemoryStore()) {
+async function setup(
+  embedder: Embedder | null = fakeEmbedder(),
+  store = new InMemoryStore(),
+  lock?: MemoryTurnLock,
+) {
   if ((await store.getAgent(AGENT)) === undefined) {
     await store.apply(createAgentRecord({ id: AGENT, name: 'Ada', now: 1 }).changes);
   }
@@ -50,6 +55,7 @@ async function setup(embedder: Embedder | null = fakeEmbedder(), store = new InM
         pdfjs: noPdf,
         ...(file.asText ? { format: 'text' as const } : {}),
       }),
+    ...(lock ? { lock } : {}),
   });
   return { store, search, state };
 }
@@ -222,6 +228,37 @@ describe('DocumentsState', () => {
     await state.idle();
     expect(await state.sweep(AGENT)).toEqual(['doc_left']);
     expect((await store.listDocuments(AGENT)).map((d) => d.title)).toEqual(['a']);
+  });
+
+  it('D41: a sweep in another tab leaves an import in progress alone, and sweeps once it is done', async () => {
+    // Two tabs on one agent: one store and one lock manager, as IndexedDB and Web Locks are.
+    const store = new InMemoryStore();
+    const lock = new MemoryTurnLock();
+    let unblock!: () => void;
+    const gate = new Promise<void>((r) => (unblock = r));
+    // The importing tab's embedder stalls mid-import, once the first slice of passages (and so
+    // the document row, still unfinished) is written.
+    const stalling = fakeEmbedder();
+    const embed = stalling.embedPassages.bind(stalling);
+    stalling.embedPassages = async (texts) => {
+      if ((await store.listDocuments(AGENT)).length > 0) await gate;
+      return embed(texts);
+    };
+    const importing = await setup(stalling, store, lock);
+    const other = await setup(fakeEmbedder(), store, lock);
+    const longer = Array.from({ length: 15 }, () => long).join('\n\n');
+    importing.state.importFiles(AGENT, [textFile('long.txt', longer)]);
+    await vi.waitFor(async () => expect(await store.listDocuments(AGENT)).toHaveLength(1));
+    expect((await store.listDocuments(AGENT))[0]?.status).not.toBe('indexed');
+    // The other tab opens the agent and sweeps: the unfinished row belongs to a live import.
+    expect(await other.state.sweep(AGENT)).toEqual([]);
+    unblock();
+    await importing.state.idle();
+    const [doc] = await store.listDocuments(AGENT);
+    expect(doc?.status).toBe('indexed');
+    // With no import running anywhere, the sweep is free to run (and finds nothing left over).
+    expect(await other.state.sweep(AGENT)).toEqual([]);
+    expect(await lock.acquire('import:' + AGENT)).not.toBeNull();
   });
 
   it('U140: shared content is handed out once', async () => {

@@ -14,6 +14,7 @@ import { removeUnfinishedImports } from '../../core/documents/remove-unfinished-
 import type { ErrorCode } from '../../core/errors';
 import type { AgentId, DocumentId, DocumentMeta } from '../../core/model';
 import type { Clock, IdSource } from '../../core/ports/clock';
+import type { TurnLock } from '../../core/ports/turn-lock';
 import type { Embedder } from '../../core/ports/embedder';
 import type { MemorySearch } from '../../core/ports/memory-search';
 import type { MemoryStore } from '../../core/ports/memory-store';
@@ -62,6 +63,9 @@ export interface SharedContent {
   problem?: string;
 }
 
+/** The lock importing tabs share for an agent (D41). */
+export const importLockKey = (agentId: AgentId): string => `import:${agentId}`;
+
 export interface DocumentsDeps {
   store: MemoryStore;
   search: MemorySearch;
@@ -77,6 +81,11 @@ export interface DocumentsDeps {
   ingest?: typeof ingestDocument;
   /** Text shared to the app on launch, handled once by the Documents screen. */
   shared?: SharedContent | null;
+  /**
+   * Tabs importing for an agent hold `import:<agent>` shared; a sweep takes it exclusively, so it
+   * never deletes another tab's import in progress (D41). Without it only this tab is checked.
+   */
+  lock?: TurnLock;
 }
 
 /** Re-embed progress of one document. */
@@ -260,7 +269,14 @@ export class DocumentsState {
    */
   async sweep(agentId: AgentId): Promise<DocumentId[]> {
     if (this.importing(agentId)) return [];
-    return removeUnfinishedImports(this.deps, agentId);
+    const lock = this.deps.lock;
+    const release = lock?.share ? await lock.acquire(importLockKey(agentId)) : null;
+    if (lock?.share && release === null) return []; // another tab is importing for this agent
+    try {
+      return await removeUnfinishedImports(this.deps, agentId);
+    } finally {
+      await release?.();
+    }
   }
 
   /** Content shared to the app that arrived after start (the file share inbox is read async). */
@@ -288,6 +304,8 @@ export class DocumentsState {
       return;
     }
     const ingest = this.deps.ingest ?? ingestDocument;
+    // Held while this import writes: another tab's sweep then leaves its rows alone (D41).
+    const release = await this.deps.lock?.share?.(importLockKey(job.agentId));
     try {
       const outcome = await ingest(
         { ...this.deps, embedder, ...this.yieldDep() },
@@ -338,6 +356,7 @@ export class DocumentsState {
       this.update(jobId, failure(error));
     } finally {
       this.controllers.delete(jobId);
+      await release?.();
     }
   }
 
