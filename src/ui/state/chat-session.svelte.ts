@@ -208,10 +208,9 @@ export class ChatSession {
       Promise.all([
         this.deps.store.queryMessages(agentId, { reverse: true, limit }),
         this.deps.store.listTurns(agentId),
-        this.deps.store.countMessages(agentId),
       ]),
     ).subscribe({
-      next: ([newest, turnList, total]) => {
+      next: ([newest, turnList]) => {
         if (this.agentId !== agentId) {
           first?.();
           return;
@@ -221,7 +220,9 @@ export class ChatSession {
         for (const t of turnList) turns[t.id] = t;
         this.messages = messages;
         this.turns = turns;
-        this.olderCount = Math.max(0, total - messages.length);
+        // Seqs run 1, 2, 3… per agent, so the oldest shown seq says how many come before it; no
+        // count query on every refresh. A short page means there is nothing older.
+        this.olderCount = newest.length < limit ? 0 : Math.max(0, (messages[0]?.seq ?? 1) - 1);
         this.loaded = true;
         first?.();
         first = undefined;
