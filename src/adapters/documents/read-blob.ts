@@ -12,18 +12,22 @@ export interface BlobContent {
 }
 
 /**
- * Picks the encoding of bytes that are not valid UTF-8 (D40): a UTF-16 byte-order mark says
- * UTF-16; otherwise GB18030 when it decodes them without a single invalid sequence and yields
- * Chinese (as Chinese text saved by Windows tools is), else Windows-1252, which maps every byte
- * (Western European text saved as "ANSI"/Latin-1).
+ * Decodes bytes that are not valid UTF-8 (D40): a UTF-16 byte-order mark says UTF-16; otherwise
+ * GB18030 when it decodes them without a single invalid sequence and yields Chinese (as Chinese
+ * text saved by Windows tools is), else Windows-1252, which maps every byte (Western European
+ * text saved as "ANSI"/Latin-1). The GB18030 attempt is kept when it wins, not decoded again.
  */
-export function legacyEncoding(bytes: Uint8Array): TextEncodingName {
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf-16le';
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) return 'utf-16be';
+export function decodeLegacy(bytes: Uint8Array): { text: string; encoding: TextEncodingName } {
+  const as = (encoding: TextEncodingName) => ({
+    text: new TextDecoder(encoding).decode(bytes),
+    encoding,
+  });
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return as('utf-16le');
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return as('utf-16be');
   const gb = new TextDecoder('gb18030').decode(bytes);
-  const han = gb.match(/\p{Script=Han}/gu)?.length ?? 0;
-  if (!gb.includes('\uFFFD') && han > 0) return 'gb18030';
-  return 'windows-1252';
+  if (!gb.includes('\uFFFD') && /\p{Script=Han}/u.test(gb))
+    return { text: gb, encoding: 'gb18030' };
+  return as('windows-1252');
 }
 
 /**
@@ -31,7 +35,7 @@ export function legacyEncoding(bytes: Uint8Array): TextEncodingName {
  * so far after every chunk. With `decode`, the text is decoded as UTF-8 chunk by chunk
  * (`TextDecoder` with `stream: true`, so a character split across chunks survives; a BOM is
  * dropped). Bytes that are not valid UTF-8 are decoded once more, as a whole, in the encoding
- * {@link legacyEncoding} picks (D40). Rejects with `cancelled` when `signal` aborts.
+ * {@link decodeLegacy} picks (D40). Rejects with `cancelled` when `signal` aborts.
  */
 export async function readBlob(
   blob: Blob,
@@ -76,8 +80,7 @@ export async function readBlob(
       // The file ends inside a multi-byte sequence: not UTF-8 after all.
     }
   }
-  const encoding = legacyEncoding(bytes);
-  return { bytes, text: new TextDecoder(encoding).decode(bytes), encoding };
+  return { bytes, ...decodeLegacy(bytes) };
 }
 
 function concat(parts: Uint8Array[], length: number): Uint8Array {
