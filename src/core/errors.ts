@@ -22,6 +22,7 @@ export type ErrorCode =
   | 'embedding_dimension_mismatch'
   | 'storage_quota_exceeded'
   | 'storage_unavailable'
+  | 'storage_newer_version'
   | 'storage_failed'
   | 'not_found'
   | 'invalid_argument'

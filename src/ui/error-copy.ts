@@ -93,6 +93,10 @@ const COPY: Record<ErrorCode, ErrorCopy> = {
     what: 'This browser does not let Loci use its storage (private mode can do this).',
     action: 'Open Loci in a normal window, or allow site data for this page.',
   },
+  storage_newer_version: {
+    what: 'Your Loci data was saved by a newer version of Loci than this tab runs, so this tab leaves it untouched.',
+    action: 'Reload the page to get the newest version; nothing was changed or lost.',
+  },
   storage_failed: {
     what: 'Saving to this device failed, and nothing was half-written.',
     action: 'Try again; if it repeats, reload the page.',

@@ -29,6 +29,7 @@ import type { PackedVectors, VectorStore } from '../../../core/search/vector-sto
 import { approxBytes } from './approx-bytes';
 import type { LociDb } from './loci-db';
 import { type MessageRow } from './loci-db';
+import { nativeVersion, newerVersionError } from './newer-version';
 import { toStorageError } from './storage-error';
 
 /** Rows sampled per tier by `stats()` to estimate bytes (bytes ≈ mean sample size × rows). */
@@ -74,7 +75,7 @@ export class DexieMemoryStore implements MemoryStore, VectorStore {
     try {
       return await this.db.transaction('rw', tables, body);
     } catch (error) {
-      throw toStorageError(error, what);
+      throw this.failure(error, what);
     }
   }
 
@@ -82,8 +83,14 @@ export class DexieMemoryStore implements MemoryStore, VectorStore {
     try {
       return await body();
     } catch (error) {
-      throw toStorageError(error, what);
+      throw this.failure(error, what);
     }
+  }
+
+  private failure(error: unknown, what: string): AppError {
+    if (this.db.upgradedElsewhere !== null)
+      return newerVersionError(this.db.upgradedElsewhere, nativeVersion(this.db.verno));
+    return toStorageError(error, what);
   }
 
   async apply(changes: ChangeSet): Promise<Applied> {

@@ -70,11 +70,26 @@ export class LociDb extends Dexie {
   steps!: Table<StepRecord, [string, number]>;
   settings!: Table<SettingRow, string>;
   vectors!: Table<VectorRow, number>;
+  /**
+   * Set when another tab upgraded the database to a newer schema: this connection is closed for
+   * good (no automatic reopen), and every later read or write fails with `storage_newer_version`.
+   */
+  upgradedElsewhere: number | null = null;
 
   constructor(name: string, upTo: number = CURRENT_SCHEMA_VERSION) {
     super(name);
     for (const v of SCHEMA_VERSIONS) {
       if (v.version <= upTo) this.version(v.version).stores(v.stores);
     }
+    // Dexie's default closes and reopens on the next call — and a reopen of a newer database
+    // succeeds (Dexie retries without a version), so this tab would write rows of its old shape
+    // into the new schema. Close for good instead; the app asks for a reload (ADR 0150).
+    // A delete (newVersion null) keeps Dexie's default.
+    this.on('versionchange', (event: IDBVersionChangeEvent) => {
+      if (event.newVersion === null || event.newVersion === 0) return undefined;
+      this.upgradedElsewhere = event.newVersion;
+      this.close({ disableAutoOpen: true });
+      return false;
+    });
   }
 }
