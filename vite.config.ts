@@ -2,7 +2,7 @@ import { defineConfig } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { VitePWA } from 'vite-plugin-pwa';
 import { lociAssets } from './scripts/vite-plugin-loci-assets';
-import { cspPlugin } from './scripts/vite-plugin-csp';
+import { securityHeadersPlugin } from './scripts/vite-plugin-security-headers';
 
 // The e2e build (`vite build --mode e2e`) is the production app plus the test doubles
 // (scripted LLM engine, fixture embedder). A production build never contains them.
@@ -10,7 +10,7 @@ export default defineConfig(({ mode }) => ({
   plugins: [
     svelte(),
     lociAssets(),
-    cspPlugin(),
+    securityHeadersPlugin(),
     VitePWA({
       registerType: 'prompt',
       injectRegister: false,

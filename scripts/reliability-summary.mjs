@@ -16,6 +16,7 @@ const EXPECTED = [
   'two-tabs',
   'xss-payloads',
   'csp',
+  'headers',
 ];
 const records = existsSync(dir)
   ? readdirSync(dir)
