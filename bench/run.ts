@@ -34,6 +34,7 @@ function parseArgs(argv: string[]): Args {
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
+  const loadAtStart = os.loadavg().map((x) => Math.round(x * 100) / 100);
   const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'sections');
   const files = (await readdir(dir))
     .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
@@ -68,6 +69,8 @@ async function main(): Promise<void> {
       cpu: os.cpus()[0]?.model ?? 'unknown',
       cores: os.cpus().length,
       memoryGB: Math.round(os.totalmem() / 2 ** 30),
+      // Load on a shared machine explains noisy absolute times (the ratios hold up better).
+      loadAverage: { start: loadAtStart, end: os.loadavg().map((x) => Math.round(x * 100) / 100) },
     },
     options: { quick: args.quick, only: args.only },
     sections,

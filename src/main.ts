@@ -23,7 +23,7 @@ import { createWorkerLlmEngine } from './adapters/llm/worker-llm-engine';
 import { WebLocksTurnLock } from './adapters/locks/web-locks-turn-lock';
 import { registerServiceWorker } from './adapters/pwa/register-sw';
 import { LocalVectorIndex } from './adapters/search/local-vector-index';
-import { MiniSearchLexicalIndex } from './adapters/search/minisearch-lexical-index';
+import { Bm25LexicalIndex } from './adapters/search/bm25-lexical-index';
 import { openMemoryStore } from './adapters/storage/dexie/index';
 import type { AgentDeps } from './core/agent/agent-deps';
 import { recoverInterruptedTurns } from './core/agent/recover-turns';
@@ -125,7 +125,7 @@ async function bootMemory(): Promise<MemoryServices> {
   }
   const search = createMemorySearch({
     store,
-    lexical: new MiniSearchLexicalIndex(),
+    lexical: new Bm25LexicalIndex(),
     vectors,
     embedder,
     clock,
@@ -222,7 +222,7 @@ async function bootMemory(): Promise<MemoryServices> {
     createSearch: () =>
       createMemorySearch({
         store,
-        lexical: new MiniSearchLexicalIndex(),
+        lexical: new Bm25LexicalIndex(),
         vectors: embedder ? new LocalVectorIndex(embedder.dimension) : null,
         embedder,
         clock,

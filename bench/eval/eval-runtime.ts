@@ -18,7 +18,7 @@ import {
   configureTransformersEnv,
 } from '../../src/adapters/embed/transformers-embedder';
 import { LocalVectorIndex } from '../../src/adapters/search/local-vector-index';
-import { MiniSearchLexicalIndex } from '../../src/adapters/search/minisearch-lexical-index';
+import { Bm25LexicalIndex } from '../../src/adapters/search/bm25-lexical-index';
 import { openMemoryStore, type DexieMemoryStore } from '../../src/adapters/storage/dexie';
 import { createLlama3Tokenizer } from '../../src/adapters/tokenizer/llama3-tokenizer';
 import type { Embedder } from '../../src/core/ports/embedder';
@@ -100,7 +100,7 @@ export async function conversationRuntime(
   const store = await openMemoryStore(`loci-eval-${process.pid}-${databases}`);
   const search = createMemorySearch({
     store,
-    lexical: new MiniSearchLexicalIndex(),
+    lexical: new Bm25LexicalIndex(),
     vectors: embedder ? new LocalVectorIndex(embedder.dimension) : null,
     embedder,
     clock: { now },

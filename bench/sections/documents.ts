@@ -29,7 +29,7 @@ import { loadNodePdfjs } from '../../src/adapters/documents/pdfjs-node';
 import { parseText } from '../../src/adapters/documents/parse-text';
 import { readBlob } from '../../src/adapters/documents/read-blob';
 import { LocalVectorIndex } from '../../src/adapters/search/local-vector-index';
-import { MiniSearchLexicalIndex } from '../../src/adapters/search/minisearch-lexical-index';
+import { Bm25LexicalIndex } from '../../src/adapters/search/bm25-lexical-index';
 import { openMemoryStore } from '../../src/adapters/storage/dexie';
 import { chunkDocument } from '../../src/core/documents/chunk';
 import { ingestDocument, type IngestDeps } from '../../src/core/documents/ingest';
@@ -114,7 +114,7 @@ async function freshDeps(embedder: Embedder, yieldToHost?: () => Promise<void>) 
   const store = await openMemoryStore(`bench-documents-${dbCount}-${Date.now()}`);
   const search = createMemorySearch({
     store,
-    lexical: new MiniSearchLexicalIndex(),
+    lexical: new Bm25LexicalIndex(),
     vectors: new LocalVectorIndex(DIM),
     embedder,
     clock: { now: () => Date.now() },
@@ -263,7 +263,7 @@ function pageEntry(repo: string): string {
   return `
 import { openDocumentSource } from ${src('adapters/documents/open-document-source')};
 import { LocalVectorIndex } from ${src('adapters/search/local-vector-index')};
-import { MiniSearchLexicalIndex } from ${src('adapters/search/minisearch-lexical-index')};
+import { Bm25LexicalIndex } from ${src('adapters/search/bm25-lexical-index')};
 import { openMemoryStore } from ${src('adapters/storage/dexie')};
 import { ingestDocument } from ${src('core/documents/ingest')};
 import { createMemorySearch } from ${src('core/search/memory-search')};
@@ -285,7 +285,7 @@ let runs = 0;
 globalThis.__docs = async (text, yielding) => {
   runs += 1;
   const store = await openMemoryStore('bench-docs-' + runs + '-' + Date.now());
-  const search = createMemorySearch({ store, lexical: new MiniSearchLexicalIndex(), vectors: new LocalVectorIndex(DIM), embedder, clock: { now: () => Date.now() }, vectorStore: store });
+  const search = createMemorySearch({ store, lexical: new Bm25LexicalIndex(), vectors: new LocalVectorIndex(DIM), embedder, clock: { now: () => Date.now() }, vectorStore: store });
   await search.loadAgent('bench');
   let n = 0;
   const deps = { store, search, embedder, clock: { now: () => 1800000000000 }, ids: { next: (p = 'id') => p + '_' + (n += 1) } };

@@ -19,7 +19,7 @@ import {
 } from '../adapters/embed/transformers-embedder';
 import { ScriptedEngine } from '../adapters/llm/scripted/scripted-engine';
 import { LocalVectorIndex } from '../adapters/search/local-vector-index';
-import { MiniSearchLexicalIndex } from '../adapters/search/minisearch-lexical-index';
+import { Bm25LexicalIndex } from '../adapters/search/bm25-lexical-index';
 import { openMemoryStore, type DexieMemoryStore } from '../adapters/storage/dexie';
 import { createLlama3Tokenizer } from '../adapters/tokenizer/llama3-tokenizer';
 import { CounterIds } from './counter-ids';
@@ -66,7 +66,7 @@ export async function createRealStack(options: RealStackOptions): Promise<RealSt
   const embedder = options.semantic ? await loadFixtureEmbedder() : null;
   const search = createMemorySearch({
     store,
-    lexical: new MiniSearchLexicalIndex(),
+    lexical: new Bm25LexicalIndex(),
     vectors: embedder ? new LocalVectorIndex(embedder.dimension) : null,
     embedder,
     clock,

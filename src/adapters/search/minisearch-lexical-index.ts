@@ -3,6 +3,7 @@ import type {
   LexicalDoc,
   LexicalHit,
   LexicalIndex,
+  LexicalPage,
   LexicalQuery,
 } from '../../core/ports/lexical-index';
 import type { VectorKind } from '../../core/ports/vector-index';
@@ -20,7 +21,9 @@ interface Meta {
 
 /**
  * BM25 (MiniSearch's BM25+) over recall messages and archival passages, with Loci's
- * English + Chinese tokenizer for documents and queries. Maintained incrementally: `add` indexes
+ * English + Chinese tokenizer for documents and queries. The app's index until ADR 0101; kept as
+ * the reference the seeded differential test compares `Bm25LexicalIndex` with, and as the
+ * benchmark's "today's index" baseline. Maintained incrementally: `add` indexes
  * new documents (re-adding an id replaces it), `remove` discards by id (MiniSearch vacuums the
  * postings later, in the background). Filters by kind, tag and date run on a side table, and
  * `search` returns up to `k` hits best first — pass a large `k` to count the total.
@@ -68,13 +71,26 @@ export class MiniSearchLexicalIndex implements LexicalIndex {
     }
   }
 
+  searchPage(query: LexicalQuery): LexicalPage {
+    const all = this.search({ ...query, k: Number.MAX_SAFE_INTEGER });
+    return { hits: all.slice(0, Math.max(0, query.k)), total: all.length };
+  }
+
   search(query: LexicalQuery): LexicalHit[] {
     if (query.k <= 0 || this.meta.size === 0) return [];
     if (this.cacheVersion !== this.version) {
       this.cache.clear();
       this.cacheVersion = this.version;
     }
-    const key = JSON.stringify([query.text, query.kinds, query.tags, query.from, query.to]);
+    const key = JSON.stringify([
+      query.text,
+      query.kinds,
+      query.tags,
+      query.tagsByKind,
+      query.exclude,
+      query.from,
+      query.to,
+    ]);
     let hits = this.cache.get(key);
     if (hits) {
       this.cache.delete(key); // re-insert: the Map's order is the LRU order
@@ -89,14 +105,24 @@ export class MiniSearchLexicalIndex implements LexicalIndex {
   private searchAll(query: LexicalQuery): LexicalHit[] {
     const kinds = query.kinds ? new Set(query.kinds) : null;
     const tags = query.tags ? new Set(query.tags) : null;
+    const exclude = new Set(query.exclude ?? []);
+    const byKind = query.tagsByKind;
     const { from, to } = query;
-    const filtered = kinds !== null || tags !== null || from !== undefined || to !== undefined;
+    const filtered =
+      kinds !== null ||
+      tags !== null ||
+      exclude.size > 0 ||
+      byKind !== undefined ||
+      from !== undefined ||
+      to !== undefined;
     const results = this.index.search(query.text, {
       filter: filtered
         ? (r) => {
             const m = this.meta.get(r.id as string);
             return (
               m !== undefined &&
+              !exclude.has(r.id as string) &&
+              (byKind?.[m.kind] === undefined || byKind[m.kind]!.includes(m.tag)) &&
               (kinds === null || kinds.has(m.kind)) &&
               (tags === null || tags.has(m.tag)) &&
               (from === undefined || m.at >= from) &&

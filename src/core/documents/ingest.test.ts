@@ -5,7 +5,7 @@ import { fixturePath } from '../../adapters/documents/fixture-path';
 import { openDocumentSource } from '../../adapters/documents/open-document-source';
 import { loadNodePdfjs } from '../../adapters/documents/pdfjs-node';
 import { LocalVectorIndex } from '../../adapters/search/local-vector-index';
-import { MiniSearchLexicalIndex } from '../../adapters/search/minisearch-lexical-index';
+import { Bm25LexicalIndex } from '../../adapters/search/bm25-lexical-index';
 import { openMemoryStore, type DexieMemoryStore } from '../../adapters/storage/dexie';
 import { AppError } from '../errors';
 import type { Embedder } from '../ports/embedder';
@@ -95,7 +95,7 @@ async function setup(embedder: Embedder = fakeEmbedder()) {
   stores.push(store);
   const search = createMemorySearch({
     store,
-    lexical: new MiniSearchLexicalIndex(),
+    lexical: new Bm25LexicalIndex(),
     vectors: new LocalVectorIndex(embedder.dimension),
     embedder,
     clock: { now: () => NOW },
@@ -415,7 +415,7 @@ describe('reembedDocument', () => {
     const next = fakeEmbedder('fake-b', 8);
     const search = createMemorySearch({
       store,
-      lexical: new MiniSearchLexicalIndex(),
+      lexical: new Bm25LexicalIndex(),
       vectors: new LocalVectorIndex(next.dimension),
       embedder: next,
       clock: { now: () => NOW },

@@ -7,7 +7,7 @@ import {
   configureTransformersEnv,
 } from '../../adapters/embed/transformers-embedder';
 import { LocalVectorIndex } from '../../adapters/search/local-vector-index';
-import { MiniSearchLexicalIndex } from '../../adapters/search/minisearch-lexical-index';
+import { Bm25LexicalIndex } from '../../adapters/search/bm25-lexical-index';
 import { openMemoryStore } from '../../adapters/storage/dexie';
 import { createLlama3Tokenizer } from '../../adapters/tokenizer/llama3-tokenizer';
 import type { Embedder } from '../ports/embedder';
@@ -46,7 +46,7 @@ describe('runMemoryCheck with the fixture embedder (real store, search and token
       createSearch: () =>
         createMemorySearch({
           store,
-          lexical: new MiniSearchLexicalIndex(),
+          lexical: new Bm25LexicalIndex(),
           vectors: new LocalVectorIndex(embedder.dimension),
           embedder,
           clock: { now: () => Date.parse('2025-03-16T00:00:00Z') },
@@ -87,7 +87,7 @@ describe('runMemoryCheck with the fixture embedder (real store, search and token
       createSearch: () =>
         createMemorySearch({
           store,
-          lexical: new MiniSearchLexicalIndex(),
+          lexical: new Bm25LexicalIndex(),
           vectors: null,
           embedder: null,
           clock: { now: () => Date.parse('2025-03-16T00:00:00Z') },

@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LocalVectorIndex } from '../../adapters/search/local-vector-index';
-import { MiniSearchLexicalIndex } from '../../adapters/search/minisearch-lexical-index';
+import { Bm25LexicalIndex } from '../../adapters/search/bm25-lexical-index';
 import { openMemoryStore, type DexieMemoryStore } from '../../adapters/storage/dexie';
 import {
   sampleAgent,
@@ -69,7 +69,7 @@ async function setup(withEmbedder = true) {
   const make = () =>
     createMemorySearch({
       store,
-      lexical: new MiniSearchLexicalIndex(),
+      lexical: new Bm25LexicalIndex(),
       vectors: withEmbedder ? new LocalVectorIndex(DIM) : null,
       embedder,
       clock,

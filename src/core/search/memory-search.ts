@@ -19,8 +19,11 @@ export const DEFAULT_VECTOR_DEPTH = 200;
 const DAY_MS = 86_400_000;
 /** Rows read per store query while loading an agent. */
 const LOAD_CHUNK = 5_000;
-/** Lexical hits asked for: all of them, so totals are exact. */
-const ALL = Number.MAX_SAFE_INTEGER;
+/**
+ * Lexical hits ranked per query (ADR 0101): every page a person reads and every list fusion
+ * needs; the index counts the rest for page totals, so a frequent word does not cost a full sort.
+ */
+export const LEXICAL_DEPTH = 1000;
 
 export interface MemorySearchDeps {
   store: MemoryStore;
@@ -264,7 +267,7 @@ export function createMemorySearch(deps: MemorySearchDeps): LociMemorySearch {
   }
 
   async function load(agentId: AgentId, gen: number): Promise<void> {
-    // MiniSearchLexicalIndex has clear() beyond the port: far cheaper than discarding 10⁵ ids.
+    // The lexical index has clear() beyond the port: far cheaper than discarding 10⁵ ids.
     const clearable = lexical as LexicalIndex & { clear?: () => void };
     if (clearable.clear) clearable.clear();
     else if (meta.size > 0) lexical.remove([...meta.keys()]);
@@ -374,6 +377,7 @@ export function createMemorySearch(deps: MemorySearchDeps): LociMemorySearch {
   async function toPage(
     ranked: { id: string; score: number }[],
     q: SearchQuery,
+    total = ranked.length,
   ): Promise<SearchPage> {
     const start = (q.page - 1) * q.pageSize;
     const slice = ranked.slice(start, start + q.pageSize);
@@ -411,39 +415,55 @@ export function createMemorySearch(deps: MemorySearchDeps): LociMemorySearch {
             },
       );
     }
-    return { hits, total: ranked.length, page: q.page, pageSize: q.pageSize };
+    return { hits, total, page: q.page, pageSize: q.pageSize };
   }
 
   const search = async (q: SearchQuery): Promise<SearchPage> => {
     checkPage(q.page, q.pageSize);
     await ready(q.agentId);
     const keep = matcher(q);
-    const lexicalHits = () =>
-      q.mode === 'vector' || q.text.trim() === ''
-        ? []
-        : rerankLexical(
-            lexical
-              .search({ text: q.text, k: ALL, kinds: q.kinds, from: q.from, to: q.to })
-              .filter((h) => keep(h.id)),
-            analyzeQuery(q.text, speakers),
-            (id) => meta.get(id),
-            DEFAULT_RERANK,
-          );
+    const lexicalPage = () => {
+      if (q.mode === 'vector' || q.text.trim() === '') return { hits: [], total: 0 };
+      const page = lexical.searchPage({
+        text: q.text,
+        k: Math.max(LEXICAL_DEPTH, q.page * q.pageSize),
+        kinds: q.kinds,
+        from: q.from,
+        to: q.to,
+        exclude: q.exclude,
+        tagsByKind: {
+          ...(q.roles ? { message: q.roles } : {}),
+          ...(q.sourceType ? { passage: [q.sourceType] } : {}),
+        },
+      });
+      const hits = rerankLexical(
+        page.hits.filter((h) => keep(h.id)),
+        analyzeQuery(q.text, speakers),
+        (id) => meta.get(id),
+        DEFAULT_RERANK,
+      );
+      return { hits, total: page.total };
+    };
     switch (q.mode) {
-      case 'lexical':
-        return toPage(lexicalHits(), q);
+      case 'lexical': {
+        const page = lexicalPage();
+        return toPage(page.hits, q, Math.max(page.total, page.hits.length));
+      }
       case 'vector':
         return toPage(await vectorList(q, keep), q);
       case 'hybrid': {
         const withAt = (list: { id: string }[]): RankedId[] =>
           list.map((h) => ({ id: h.id, at: meta.get(h.id)!.at }));
-        const fused = fuseRanks([withAt(lexicalHits()), withAt(await vectorList(q, keep))], {
+        const lexicalList = lexicalPage();
+        const fused = fuseRanks([withAt(lexicalList.hits), withAt(await vectorList(q, keep))], {
           weights: [1, vectorWeight],
           now: clock.now(),
           recencyWeight,
           recencyHalfLifeMs: halfLife,
         });
-        return toPage(fused, q);
+        // Lexical matches past the ranked depth are counted, not ranked (ADR 0101).
+        const unranked = Math.max(0, lexicalList.total - lexicalList.hits.length);
+        return toPage(fused, q, fused.length + unranked);
       }
     }
   };

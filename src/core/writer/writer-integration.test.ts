@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ScriptedEngine } from '../../adapters/llm/scripted/scripted-engine';
 import { LocalVectorIndex } from '../../adapters/search/local-vector-index';
-import { MiniSearchLexicalIndex } from '../../adapters/search/minisearch-lexical-index';
+import { Bm25LexicalIndex } from '../../adapters/search/bm25-lexical-index';
 import type { DexieMemoryStore } from '../../adapters/storage/dexie';
 import { openMemoryStore } from '../../adapters/storage/dexie';
 import type { CompletionRequest } from '../ports/llm-engine';
@@ -50,7 +50,7 @@ describe('writing mode over the real store and search', () => {
     const { clock, ids } = fakeClockAndIds();
     const search = createMemorySearch({
       store,
-      lexical: new MiniSearchLexicalIndex(),
+      lexical: new Bm25LexicalIndex(),
       vectors: new LocalVectorIndex(DIM),
       embedder: conceptEmbedder(),
       clock,
