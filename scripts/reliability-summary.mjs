@@ -17,6 +17,7 @@ const EXPECTED = [
   'xss-payloads',
   'csp',
   'headers',
+  'shares',
 ];
 const records = existsSync(dir)
   ? readdirSync(dir)

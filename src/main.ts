@@ -37,12 +37,8 @@ import { createForgettingStrategy } from './core/strategies/forgetting';
 import { createRecencyStrategy } from './core/strategies/recency';
 import { createWindowStrategy } from './core/strategies/window';
 import type { MemoryServices, AppServices, MemoryCheckServices } from './ui/services';
-import {
-  readShareInbox,
-  sweepShareInbox,
-  takeShareInboxId,
-  takeSharedContent,
-} from './ui/components/documents/share-target';
+import { ShareInbox } from './ui/components/documents/share-inbox';
+import { takeShareLaunch } from './ui/components/documents/share-target';
 import { AgentsState } from './ui/state/agents.svelte';
 import { BackgroundEmbedding } from './ui/state/background-embedding.svelte';
 import { ChatSession } from './ui/state/chat-session.svelte';
@@ -52,6 +48,7 @@ import { Highlights } from './ui/state/highlights.svelte';
 import { ModelManagerView } from './ui/state/model-manager.svelte';
 import { PwaState } from './ui/state/pwa.svelte';
 import { Router } from './ui/state/router.svelte';
+import { ShareInboxState } from './ui/state/share-inbox.svelte';
 
 /** Settings keys the composition root reads (Settings writes `embed.modelId`). */
 const LOADED_MODEL_KEY = 'llm.modelId';
@@ -64,10 +61,9 @@ const PROBE_WAIT_MS = 3000;
 const clock: Clock = { now: () => Date.now() };
 const ids: IdSource = { next: (prefix = 'id') => `${prefix}_${crypto.randomUUID()}` };
 
-// Text shared to the installed app (manifest share_target, ADR 0057); opens the Documents screen.
-const shared = takeSharedContent(window);
-// Files shared to the installed app arrive through the service worker's inbox (ADR 0085).
-const shareInboxId = takeShareInboxId(window);
+// A share (the service worker's inbox id, or a `?share_text=` link) opens the Documents screen,
+// where it waits in the "Shared with Loci" inbox until the user adds it to an agent (ADR 0131).
+const shareLaunch = takeShareLaunch(window);
 const router = new Router();
 const device = new DeviceState(() => probeWebGpu());
 let session: ChatSession | null = null;
@@ -166,22 +162,13 @@ async function bootMemory(): Promise<MemoryServices> {
       }),
     // Imports run on the page: yield between slices so it keeps painting (ADR 0055).
     yieldToHost: () => new Promise((r) => setTimeout(r, 0)),
-    shared,
   });
-  void sweepShareInbox(Date.now()).catch((e: unknown) => console.warn(e));
-  if (shareInboxId !== null) {
-    void readShareInbox(shareInboxId).then(
-      (content) => documents.offerShared(content),
-      (error: unknown) => {
-        console.error('reading the share inbox failed', error);
-        documents.offerShared({
-          title: 'Shared files',
-          text: '',
-          problem: 'The shared files could not be read. Share them again, or pick them here.',
-        });
-      },
-    );
-  }
+  const inbox = new ShareInbox();
+  const shares = new ShareInboxState({ inbox, importer: documents, clock });
+  void inbox
+    .sweep(clock.now())
+    .catch((e: unknown) => console.warn('sweeping the share inbox failed', e))
+    .then(() => shares.receive(shareLaunch));
   const embedding = new BackgroundEmbedding({ search, lock, model: chosen?.label ?? null });
   const agents = new AgentsState({ store, clock, newId: () => ids.next('agent') });
   session = new ChatSession({
@@ -241,6 +228,7 @@ async function bootMemory(): Promise<MemoryServices> {
     highlights,
     writer,
     documents,
+    shares,
     memoryCheck,
     embedding,
   };

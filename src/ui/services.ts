@@ -13,6 +13,7 @@ import type { Highlights } from './state/highlights.svelte';
 import type { ModelManagerView } from './state/model-manager.svelte';
 import type { PwaState } from './state/pwa.svelte';
 import type { Router } from './state/router.svelte';
+import type { ShareInboxState } from './state/share-inbox.svelte';
 
 /** What needs the memory store; absent when storage could not be opened. */
 export interface MemoryServices {
@@ -25,6 +26,8 @@ export interface MemoryServices {
   writer: WriterDeps & { lock: TurnLock };
   /** Document imports, delete and re-embed (the Documents screen). */
   documents: DocumentsState;
+  /** The "Shared with Loci" inbox: shares wait here until the user adds them (U200). */
+  shares: ShareInboxState;
   /** What the Settings memory check runs on (V12–V13); absent where no check is offered. */
   memoryCheck?: MemoryCheckServices;
   /** Catches search by meaning up after an embedding-model switch (U80). */

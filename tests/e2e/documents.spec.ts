@@ -362,7 +362,7 @@ test.describe('documents', () => {
     expect(externalRequests).toEqual([]);
   });
 
-  test('U140: text shared to the app opens Documents and becomes a note', async ({
+  test('U140 U200 U201: text shared by a link waits in the inbox, and becomes a note once added', async ({
     page,
     externalRequests,
   }) => {
@@ -371,16 +371,24 @@ test.describe('documents', () => {
     await page.goto('/?share_title=Trail%20idea&share_text=Walk%20the%20coast%20path%20at%20dawn');
     await waitForLoci(page);
     await expect(page).toHaveURL(/\/#\/documents$/);
+    const item = page.getByTestId('share-item');
+    await expect(item).toHaveCount(1);
+    await expect(item).toContainText('Walk the coast path at dawn');
+    // Nothing is imported until the user adds it.
+    await expect(page.getByTestId('import-job')).toHaveCount(0);
+    await page.getByRole('button', { name: 'Add to Juniper' }).click();
     await expectJobs(page, 'indexed', 1);
     await expect(libraryItem(page, 'Trail idea')).toBeVisible();
-    // The address no longer carries the share: a reload does not import it again.
+    await expect(page.getByTestId('share-item')).toHaveCount(0);
+    // The address no longer carries the share: a reload does not share it again.
     await page.reload();
     await expect(libraryItem(page, 'Trail idea')).toBeVisible();
     await expect(page.getByTestId('import-job')).toHaveCount(0);
+    await expect(page.getByTestId('share-item')).toHaveCount(0);
     expect(externalRequests).toEqual([]);
   });
 
-  test('U142: files shared to the installed app (POST share target) are imported from the service worker', async ({
+  test('U142 U200: files shared to the installed app (POST share target) wait in the inbox, then import', async ({
     page,
     externalRequests,
   }) => {
@@ -419,6 +427,13 @@ test.describe('documents', () => {
     );
     await page.waitForURL(/\/#\/documents$/);
     await waitForLoci(page);
+    // It waits in the inbox with its files; added, all three are imported (U200).
+    const item = page.getByTestId('share-item');
+    await expect(item).toHaveCount(1);
+    await expect(item).toContainText('handbook.md');
+    await expect(item).toContainText('sample.pdf');
+    await expect(page.getByTestId('import-job')).toHaveCount(0);
+    await page.getByRole('button', { name: 'Add to Juniper' }).click();
     await expectJobs(page, 'indexed', 3);
     await expect(libraryItem(page, 'From my phone')).toBeVisible();
     await expect(page.getByTestId('library-item')).toHaveCount(3);

@@ -260,21 +260,4 @@ describe('DocumentsState', () => {
     expect(await other.state.sweep(AGENT)).toEqual([]);
     expect(await lock.acquire('import:' + AGENT)).not.toBeNull();
   });
-
-  it('U140: shared content is handed out once', async () => {
-    const store = new InMemoryStore();
-    const state = new DocumentsState({
-      store,
-      search: new InMemorySearch(store),
-      embedder: fakeEmbedder(),
-      clock: new FixedClock(),
-      ids: new CounterIds(),
-      open: () => {
-        throw new Error('unused');
-      },
-      shared: { title: 'Trip', text: 'Pack the tent.' },
-    });
-    expect(state.takeShared()).toEqual({ title: 'Trip', text: 'Pack the tent.' });
-    expect(state.takeShared()).toBeNull();
-  });
 });

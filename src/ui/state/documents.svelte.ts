@@ -1,6 +1,7 @@
 /**
  * The Documents screen's state: a queue of imports with live progress and a Cancel per file,
- * delete and re-embed of library documents, and text shared to the installed app (U130–U139).
+ * delete and re-embed of library documents (U130–U139). Shares wait in the inbox
+ * (`share-inbox.svelte.ts`) and come here only when the user adds them.
  *
  * Imports run on the page, one at a time, with `commitEvery` batches and a yield to the host
  * between slices so the UI keeps painting (ADR 0055). The library list itself is not kept here:
@@ -52,17 +53,6 @@ export interface ImportFile {
   asText?: boolean;
 }
 
-/** What the page was opened with through the share target (ADR 0057, 0085). */
-export interface SharedContent {
-  title: string;
-  /** Shared text and link; empty when only files were shared. */
-  text: string;
-  /** Shared files (the POST share target); imported like picked files. */
-  files?: ImportFile[];
-  /** Set when the share could not be read: said on the Documents screen. */
-  problem?: string;
-}
-
 /** The lock importing tabs share for an agent (D41). */
 export const importLockKey = (agentId: AgentId): string => `import:${agentId}`;
 
@@ -79,8 +69,6 @@ export interface DocumentsDeps {
   yieldToHost?: () => Promise<void>;
   /** The import pipeline; the core's `ingestDocument` unless a test swaps it. */
   ingest?: typeof ingestDocument;
-  /** Text shared to the app on launch, handled once by the Documents screen. */
-  shared?: SharedContent | null;
   /**
    * Tabs importing for an agent hold `import:<agent>` shared; a sweep takes it exclusively, so it
    * never deletes another tab's import in progress (D41). Without it only this tab is checked.
@@ -132,17 +120,13 @@ export class DocumentsState {
   reembedding = $state.raw<Record<DocumentId, ReembedProgress>>({});
   /** The last delete or re-embed failure, shown above the library. */
   error = $state.raw<ReturnType<typeof describeError> | null>(null);
-  /** Shared text waiting for the screen to import it. */
-  shared = $state.raw<SharedContent | null>(null);
 
   // Not state: nothing renders from the controllers.
   // eslint-disable-next-line svelte/prefer-svelte-reactivity
   private readonly controllers = new Map<string, AbortController>();
   private queue: Promise<void> = Promise.resolve();
 
-  constructor(private readonly deps: DocumentsDeps) {
-    this.shared = deps.shared ?? null;
-  }
+  constructor(private readonly deps: DocumentsDeps) {}
 
   /** True when an embedding model is set up, so imports can run. */
   get canImport(): boolean {
@@ -277,18 +261,6 @@ export class DocumentsState {
     } finally {
       await release?.();
     }
-  }
-
-  /** Content shared to the app that arrived after start (the file share inbox is read async). */
-  offerShared(content: SharedContent): void {
-    this.shared = content;
-  }
-
-  /** Hands out the shared content once. */
-  takeShared(): SharedContent | null {
-    const shared = this.shared;
-    this.shared = null;
-    return shared;
   }
 
   private yieldDep(): Pick<IngestDeps, 'yieldToHost'> {

@@ -1,126 +1,95 @@
-import type { ImportFile, SharedContent } from '../../state/documents.svelte';
+/**
+ * What the page was opened with by a share (ADR 0057, 0085, 0131): the launch URL's query is read
+ * once at start and taken off the address, so a reload does nothing again. Text and links shared
+ * by a `?share_text=…` link go to the "Shared with Loci" inbox — never straight to an agent — and
+ * a link another website followed (its origin is the referrer) is refused. The service worker's
+ * POST share target redirects here with `share_inbox=<id>` or `share_refused=<reason>`.
+ */
+import type { SharedText } from './share-inbox';
 
-/** The GET parameters the manifest's `share_target` sends (ADR 0057). */
+/** The GET parameters of the first share target (ADR 0057), still read for old installs. */
 export const SHARE_PARAMS = { title: 'share_title', text: 'share_text', url: 'share_url' } as const;
-
-/**
- * The text shared to the installed app, from the launch URL's query (`?share_text=…`), or null.
- * The URL, when there is one, is appended to the text so the note keeps it.
- */
-export function sharedContentFrom(search: string): SharedContent | null {
-  const params = new URLSearchParams(search);
-  const text = params.get(SHARE_PARAMS.text)?.trim() ?? '';
-  const url = params.get(SHARE_PARAMS.url)?.trim() ?? '';
-  const body = [text, url].filter((s) => s !== '').join('\n\n');
-  if (body === '') return null;
-  const title = params.get(SHARE_PARAMS.title)?.trim() || 'Shared note';
-  return { title, text: body };
-}
-
-/**
- * Takes shared content off the launch URL: returns it and rewrites the address to the Documents
- * screen (so a reload does not import it twice). Null when the page was not opened by a share.
- */
-export function takeSharedContent(win: Window = window): SharedContent | null {
-  const shared = sharedContentFrom(win.location.search);
-  if (shared === null) return null;
-  win.history.replaceState(null, '', `${win.location.pathname}#/documents`);
-  return shared;
-}
-
-/** The query parameter the service worker's share handler opens the app with (ADR 0085). */
+/** The query parameter the service worker opens the app with after storing a share. */
 export const SHARE_INBOX_PARAM = 'share_inbox';
-/** The Cache Storage cache `public/share-target-sw.js` writes shares into. */
-export const SHARE_INBOX_CACHE = 'loci-share-inbox';
+/** The query parameter it opens the app with after refusing one. */
+export const SHARE_REFUSED_PARAM = 'share_refused';
+/** With a `cross_site` refusal: the other website's origin. */
+export const SHARE_FROM_PARAM = 'share_from';
 
-interface InboxMeta {
-  title?: unknown;
-  text?: unknown;
-  url?: unknown;
-  files?: unknown;
+/** Why a share was not taken into the inbox. */
+export type ShareRefusal = 'cross_site' | 'framed' | 'not_navigation' | 'inbox_full' | 'unreadable';
+
+const REFUSALS: readonly ShareRefusal[] = [
+  'cross_site',
+  'framed',
+  'not_navigation',
+  'inbox_full',
+  'unreadable',
+];
+
+/** What one launch brought. */
+export interface ShareLaunch {
+  /** Text shared by a link, to put into the inbox. */
+  text: SharedText | null;
+  /** The inbox item the service worker stored, to show first. */
+  inboxId: string | null;
+  refused: ShareRefusal | null;
+  /** The other website's origin, when one was refused. */
+  refusedFrom: string | null;
 }
 
 /**
- * Takes the share-inbox id off the launch URL (rewriting the address to the Documents screen, so
- * a reload does not import twice), or null when the page was not opened by a file share.
+ * Reads a share off the launch URL. `referrer` is `document.referrer`: a link followed from
+ * another origin names it (unless that site hid it, which makes it look like a share sheet).
  */
-export function takeShareInboxId(win: Window = window): string | null {
-  const id = new URLSearchParams(win.location.search).get(SHARE_INBOX_PARAM);
-  if (id === null) return null;
-  win.history.replaceState(null, '', `${win.location.pathname}#/documents`);
-  return id;
+export function shareLaunchFrom(search: string, origin: string, referrer: string): ShareLaunch {
+  const params = new URLSearchParams(search);
+  const launch: ShareLaunch = { text: null, inboxId: null, refused: null, refusedFrom: null };
+  const inboxId = params.get(SHARE_INBOX_PARAM);
+  if (inboxId !== null && /^[a-z0-9-]{1,40}$/.test(inboxId)) launch.inboxId = inboxId;
+  const refused = params.get(SHARE_REFUSED_PARAM) as ShareRefusal | null;
+  if (refused !== null && REFUSALS.includes(refused)) {
+    launch.refused = refused;
+    const from = originOf(params.get(SHARE_FROM_PARAM) ?? '');
+    if (refused === 'cross_site' && from !== 'unknown') launch.refusedFrom = from;
+  }
+  const text = params.get(SHARE_PARAMS.text) ?? '';
+  const url = params.get(SHARE_PARAMS.url) ?? '';
+  if (text.trim() === '' && url.trim() === '') return launch;
+  const from = originOf(referrer);
+  if (from !== null && from !== origin) {
+    launch.refused = 'cross_site';
+    launch.refusedFrom = from;
+    return launch;
+  }
+  launch.text = { title: params.get(SHARE_PARAMS.title) ?? '', text, url };
+  return launch;
 }
 
-const text = (v: unknown): string => (typeof v === 'string' ? v.trim() : '');
-
-/**
- * Reads one share out of the inbox and deletes it: its text and link, and its files as import
- * files. What the service worker stored is treated as untrusted input: only strings and the
- * stored bodies are used, and a missing or malformed entry becomes a `problem` sentence.
- */
-export async function readShareInbox(
-  id: string,
-  storage: CacheStorage | undefined = globalThis.caches,
-  base: string = globalThis.location?.href ?? 'http://localhost/',
-): Promise<SharedContent> {
-  const failed = (problem: string): SharedContent => ({ title: 'Shared files', text: '', problem });
-  if (!/^[a-z0-9-]{1,40}$/.test(id) || storage === undefined) {
-    return failed('The shared files could not be read. Share them again, or pick them here.');
-  }
-  const inbox = await storage.open(SHARE_INBOX_CACHE);
-  const metaKey = new URL(`./__share__/${id}/meta`, base).href;
-  const metaResponse = await inbox.match(metaKey);
-  if (!metaResponse) {
-    return failed('The shared files are no longer here. Share them again, or pick them here.');
-  }
-  let meta: InboxMeta;
+function originOf(url: string): string | null {
+  if (url === '') return null;
   try {
-    meta = (await metaResponse.json()) as InboxMeta;
+    return new URL(url).origin;
   } catch {
-    meta = {};
+    return 'unknown';
   }
-  const files: ImportFile[] = [];
-  const prefix = new URL(`./__share__/${id}/`, base).href;
-  for (const entry of Array.isArray(meta.files) ? (meta.files as unknown[]) : []) {
-    const e = (entry ?? {}) as { key?: unknown; name?: unknown };
-    const key = typeof e.key === 'string' ? e.key : '';
-    if (!key.startsWith(prefix)) continue;
-    const stored = await inbox.match(key);
-    if (!stored) continue;
-    const blob = await stored.blob();
-    files.push({ blob, name: text(e.name).slice(0, 200) || `shared-${files.length + 1}` });
-    await inbox.delete(key);
-  }
-  await inbox.delete(metaKey);
-  const body = [text(meta.text), text(meta.url)].filter((s) => s !== '').join('\n\n');
-  return {
-    title: text(meta.title).slice(0, 200) || (body !== '' ? 'Shared note' : 'Shared files'),
-    text: body,
-    files,
-  };
 }
 
-/** A share the page never opened is dropped after this long (its id starts with its time). */
-const STALE_SHARE_MS = 60 * 60 * 1000;
+/** Whether the launch URL carries anything of a share. */
+function carriesShare(search: string): boolean {
+  const params = new URLSearchParams(search);
+  return [SHARE_INBOX_PARAM, SHARE_REFUSED_PARAM, ...Object.values(SHARE_PARAMS)].some((name) =>
+    params.has(name),
+  );
+}
 
 /**
- * Deletes inbox entries of shares older than an hour that no page opened (the app was closed
- * before it loaded, say). Resolves with how many entries were deleted.
+ * Takes a share off the launch URL and rewrites the address to the Documents screen (so a reload
+ * does not share twice). Null when the page was not opened by a share.
  */
-export async function sweepShareInbox(
-  now: number,
-  storage: CacheStorage | undefined = globalThis.caches,
-): Promise<number> {
-  if (storage === undefined || !(await storage.has(SHARE_INBOX_CACHE))) return 0;
-  const inbox = await storage.open(SHARE_INBOX_CACHE);
-  let deleted = 0;
-  for (const request of await inbox.keys()) {
-    const id = /\/__share__\/([a-z0-9]+)-/.exec(request.url)?.[1];
-    const at = id === undefined ? Number.NaN : parseInt(id, 36);
-    if (Number.isNaN(at) || now - at > STALE_SHARE_MS) {
-      await inbox.delete(request);
-      deleted += 1;
-    }
-  }
-  return deleted;
+export function takeShareLaunch(win: Window = window): ShareLaunch | null {
+  if (!carriesShare(win.location.search)) return null;
+  const launch = shareLaunchFrom(win.location.search, win.location.origin, win.document.referrer);
+  win.history.replaceState(null, '', `${win.location.pathname}#/documents`);
+  return launch;
 }
