@@ -103,7 +103,13 @@ export interface Message {
   seq: number;
   role: MessageRole;
   text: string;
-  /** Speaker name when it is not the user or assistant (imported transcripts). */
+  /**
+   * Who wrote it, by the name the user knows: the user's display name (setting
+   * `profile.displayName`) on their messages, the agent's name on its replies; absent when no
+   * name is set (ADR 0090). Search indexes it and a query naming it ranks its messages higher.
+   */
+  author?: string;
+  /** The kind of an `event` message (`session_start`, `memory_pressure`, …). */
   speaker?: string;
   toolCall?: ToolCall;
   toolResult?: string;

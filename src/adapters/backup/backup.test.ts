@@ -361,4 +361,37 @@ describe('backup', () => {
     });
     expect(await readBackupTables(target)).toEqual(before);
   });
+
+  it("B6: the names on messages and the user's display name travel in a backup; a bad name is refused", async () => {
+    const source = await fresh();
+    await source.apply({
+      agents: [sampleAgent('a')],
+      messages: [
+        { ...sampleMessage('a', 'a-m1', 'I bake bread.', 1000), author: 'Ada' },
+        {
+          ...sampleMessage('a', 'a-m2', 'Lovely!', 1001, 'assistant'),
+          author: 'Loci',
+          toolCall: { name: 'send_message', arguments: { message: 'Lovely!' } },
+        },
+      ],
+    });
+    await source.setSetting('profile.displayName', 'Ada');
+    const text = await exportBackup(source);
+    const target = await fresh();
+    await importBackup(target, text);
+    const messages = await target.queryMessages('a');
+    expect(messages.map((m) => m.author)).toEqual(['Ada', 'Loci']);
+    expect(await target.getSetting('profile.displayName')).toBe('Ada');
+
+    const file = JSON.parse(text) as BackupFile;
+    (file.tables.messages[0] as { author: unknown }).author = 42;
+    const other = await fresh();
+    const error = await importBackup(other, JSON.stringify(file)).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toMatchObject({ code: 'backup_invalid' });
+    expect((error as { details: { path: string } }).details.path).toContain('author');
+    expect(await other.listAgents()).toEqual([]);
+  });
 });

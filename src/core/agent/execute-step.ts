@@ -9,6 +9,7 @@ import type { Tokenizer } from '../ports/tokenizer';
 import type { ToolRegistry } from '../tools/tool-registry';
 import type { MemoryChange, ToolOutcome } from '../tools/tool';
 import type { AgentDeps } from './agent-deps';
+import { agentDisplayName } from './display-names';
 import { partialMessage } from './partial-message';
 import { parseStep } from './parse-step';
 import type { Prepared } from './prepare-context';
@@ -97,6 +98,10 @@ export async function executeStep(input: StepInput): Promise<StepResult> {
 
   const at = deps.clock.now();
   const base = { agentId: agent.id, turnId: turn.id, at };
+  const author = reply !== undefined ? agentDisplayName(agent) : undefined;
+  // The step as a queue message: a reply carries its text and the agent's name; any other call
+  // has no visible text, and an invalid output is echoed for the model only. Search indexes
+  // replies alone (R19, R21); the raw output stays in the step record.
   const messages: NewMessage[] = [
     newMessage(
       name && args
@@ -105,6 +110,7 @@ export async function executeStep(input: StepInput): Promise<StepResult> {
             id: deps.ids.next('msg'),
             role: 'assistant',
             text: reply ?? '',
+            ...(author !== undefined ? { author } : {}),
             toolCall: { name, arguments: args },
           }
         : {

@@ -2,13 +2,15 @@
  * The first write of a turn (A4): the trigger message (and a session-start event when the user
  * returns after a gap) together with a `running` TurnRecord, in one transaction, before any
  * inference. A retry reuses the stored trigger message when it is still the newest one in the
- * queue, and asks it again (a copy at the end) otherwise.
+ * queue, and asks it again (a copy at the end) otherwise. A user message carries the user's
+ * display name as its author when one is set (ADR 0090).
  */
 import { AppError } from '../errors';
 import type { Agent, Message, TurnRecord } from '../model';
 import type { Tokenizer } from '../ports/tokenizer';
 import { sessionStartText } from '../prompts/event-copy';
 import type { AgentDeps } from './agent-deps';
+import { userDisplayName } from './display-names';
 import { newMessage } from './store-message';
 import type { TurnTrigger } from './turn-events';
 
@@ -60,7 +62,8 @@ export async function startTurn(
         agentId: agent.id,
         role: message.role,
         text: message.text,
-        speaker: message.speaker,
+        ...(message.author !== undefined ? { author: message.author } : {}),
+        ...(message.speaker !== undefined ? { speaker: message.speaker } : {}),
         turnId,
         at: now,
       },
@@ -82,7 +85,10 @@ export async function startTurn(
   }
   const drafts = [];
   if (trigger.type === 'user_message') {
-    const [last] = await store.queryMessages(agent.id, { reverse: true, limit: 1 });
+    const [[last], author] = await Promise.all([
+      store.queryMessages(agent.id, { reverse: true, limit: 1 }),
+      userDisplayName(store),
+    ]);
     const gap = last ? now - last.at : 0;
     if (last && gap >= (deps.sessionGapMs ?? DAY_MS)) {
       const days = Math.max(1, Math.floor(gap / DAY_MS));
@@ -108,7 +114,7 @@ export async function startTurn(
           agentId: agent.id,
           role: 'user',
           text: trigger.text,
-          speaker: trigger.speaker,
+          ...(author !== undefined ? { author } : {}),
           turnId,
           at: now,
         },

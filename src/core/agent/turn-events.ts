@@ -13,7 +13,7 @@ import type { EpochMs } from '../units';
 export type TriggerEventKind = 'session_start' | 'document_imported' | 'note';
 
 export type TurnTrigger =
-  | { type: 'user_message'; text: string; speaker?: string }
+  | { type: 'user_message'; text: string }
   | { type: 'event'; kind: TriggerEventKind; text: string }
   /** Runs an interrupted turn again from its stored trigger message (A17). */
   | { type: 'retry'; turnId: TurnId };

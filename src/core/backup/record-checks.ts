@@ -119,6 +119,7 @@ export const messageCheck: Check<Message> = obj<Message>({
   seq: num({ min: 1, integer: true }),
   role: oneOf('user', 'assistant', 'tool', 'system', 'event'),
   text,
+  author: opt(name),
   speaker: opt(name),
   toolCall: opt(toolCall),
   toolResult: opt(text),

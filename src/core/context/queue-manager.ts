@@ -69,9 +69,9 @@ function transcriptLine(message: Message): string {
   const turn = renderMessage(message);
   const who =
     message.role === 'user'
-      ? (message.speaker ?? 'User')
+      ? (message.author ?? 'User')
       : turn.role === 'assistant'
-        ? 'Assistant'
+        ? (message.author ?? 'Assistant')
         : 'Note';
   const text =
     message.role === 'assistant' && message.toolCall?.name === 'send_message'

@@ -18,6 +18,13 @@ describe('evidenceInPrompt', () => {
     );
   });
 
+  it('V7: a reply counts when the queue holds it as a JSON-escaped send_message argument', () => {
+    const said = 'She said "yes"\nand left.';
+    const queued = JSON.stringify({ function: 'send_message', arguments: { message: said } });
+    expect(evidenceInPrompt(`system…\n${queued}`, [said]).any).toBe(true);
+    expect(evidenceInPrompt(`system…\n${queued}`, ['She said "no"']).any).toBe(false);
+  });
+
   it('V8: "any" needs one evidence turn, "all" needs every one', () => {
     expect(evidenceInPrompt(prompt, ['Hello', 'not there'])).toEqual({ any: true, all: false });
     expect(evidenceInPrompt(prompt, [])).toEqual({ any: false, all: false });

@@ -62,7 +62,10 @@ export async function replayConversation(
       id: ids.next('msg'),
       agentId: agent.id,
       role: turn.speaker === speakerA ? 'user' : 'assistant',
-      speaker: turn.speaker,
+      author: turn.speaker,
+      ...(turn.speaker === speakerA
+        ? {}
+        : { toolCall: { name: 'send_message', arguments: { message: turn.text } } }),
       text: turn.text,
       at: turn.at,
       inContext: false,

@@ -59,9 +59,9 @@ export function renderMemoriesSection(memories: readonly ContextMemory[]): strin
   ].join('\n');
 }
 
-/** One line of the relevant-memories section for a recall message. */
+/** One line of the relevant-memories section for a recall message: its date and its author (or role). */
 export function renderRecallMemory(message: Message): string {
-  return `[recall ${formatDate(message.at)} ${message.role}] ${message.text}`;
+  return `[recall ${formatDate(message.at)} ${message.author ?? message.role}] ${message.text}`;
 }
 
 /** One line of the relevant-memories section for an archival passage. */
@@ -77,10 +77,7 @@ export function renderArchivalMemory(id: string, text: string): string {
 export function renderMessage(message: Message): ChatTurn {
   switch (message.role) {
     case 'user':
-      return {
-        role: 'user',
-        content: message.speaker ? `${message.speaker}: ${message.text}` : message.text,
-      };
+      return { role: 'user', content: message.text };
     case 'assistant':
       return {
         role: 'assistant',

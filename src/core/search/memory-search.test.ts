@@ -95,8 +95,13 @@ const q = (over: Partial<SearchQuery>): SearchQuery => ({
   pageSize: 10,
   ...over,
 });
-const msg = (id: string, text: string, daysAgo: number, role: MessageRole = 'user') =>
-  sampleMessage('a', id, text, NOW - daysAgo * DAY, role);
+/** A message in the live store's shape: an assistant message is a `send_message` reply. */
+const msg = (id: string, text: string, daysAgo: number, role: MessageRole = 'user') => {
+  const message = sampleMessage('a', id, text, NOW - daysAgo * DAY, role);
+  return role === 'assistant'
+    ? { ...message, toolCall: { name: 'send_message', arguments: { message: text } } }
+    : message;
+};
 const ids = (page: { hits: { id: string }[] }) => page.hits.map((h) => h.id);
 
 describe('createMemorySearch', () => {

@@ -8,6 +8,7 @@ import type { MemoryStore } from '../ports/memory-store';
 import type { VectorEntry, VectorIndex, VectorKind } from '../ports/vector-index';
 import type { EpochMs } from '../units';
 import { fuseRanks, RRF_K, type RankedId } from './fuse-ranks';
+import { hasVisibleText } from './has-visible-text';
 import { DEFAULT_RERANK, rerankLexical, type RerankMeta } from './lexical-rerank';
 import { analyzeQuery, mentionsTime } from './query-analysis';
 import type { VectorStore } from './vector-store';
@@ -130,23 +131,26 @@ export function createMemorySearch(deps: MemorySearchDeps): LociMemorySearch {
     lexical.add(docs);
   }
 
-  /** Lower-cased names of the speakers of indexed messages (imported transcripts). */
+  /** Lower-cased author names of indexed messages (the user's display name, the agent's name). */
   const speakers = new Set<string>();
   /** The last message indexed, whose text becomes the next one's context. */
   let lastMessage: { id: string; line: string; who: string } | null = null;
-  const speakerLine = (m: Message): string => (m.speaker ? `${m.speaker}: ${m.text}` : m.text);
+  const authorLine = (m: Message): string => (m.author ? `${m.author}: ${m.text}` : m.text);
+  /** Messages the index holds: visible text of an indexed role (R13, R19). */
+  const indexable = (m: Message): boolean => roles.has(m.role) && hasVisibleText(m);
   /**
-   * A message is indexed with its speaker's name and, when it replies to the other side, the turn
-   * it answers (ADR 0071): a reply
-   * ("Yes, last Sunday!") is found by the question it answers, and "what did Caroline say"
-   * finds Caroline's turns.
+   * A message is indexed with its author's name and, when it replies to the other side, the turn
+   * it answers (ADR 0071, R20): a reply ("Yes, last Sunday!") is found by the question it
+   * answers, and "what did Caroline say" finds Caroline's turns. Only visible messages are
+   * indexed, so the live loop's tool steps between a user message and the reply do not break
+   * the link.
    */
   const messageDoc = (m: Message): LexicalDoc => {
-    const line = speakerLine(m);
+    const line = authorLine(m);
     const previous = lastMessage;
-    const speaker = m.speaker?.toLowerCase();
+    const speaker = m.author?.toLowerCase();
     if (speaker) speakers.add(speaker);
-    const who = m.speaker ?? m.role;
+    const who = m.role;
     // Only a reply (the other side speaking) is linked to, and indexed with, the turn it answers.
     const answered = previous && previous.who !== who ? previous : null;
     meta.set(m.id, {
@@ -255,7 +259,7 @@ export function createMemorySearch(deps: MemorySearchDeps): LociMemorySearch {
     for (let i = 0; i < messageIds.length; i += batch) {
       if (!live()) return { ...result, complete: false };
       const ids = messageIds.slice(i, i + batch);
-      const rows = (await store.getMessages(ids)).filter((m) => roles.has(m.role));
+      const rows = (await store.getMessages(ids)).filter(indexable);
       await embedMessages(agentId, rows, gen);
       if (gen !== generation) return { ...result, complete: false };
       for (const id of ids) pendingMessages.delete(id);
@@ -285,7 +289,7 @@ export function createMemorySearch(deps: MemorySearchDeps): LociMemorySearch {
         toSeq: fromSeq + LOAD_CHUNK - 1,
       });
       if (gen !== generation) return;
-      indexLexically(chunk.filter((m) => roles.has(m.role)).map(messageDoc));
+      indexLexically(chunk.filter(indexable).map(messageDoc));
     }
     for (let offset = 0; ; offset += LOAD_CHUNK) {
       const chunk = await store.queryPassages(agentId, { offset, limit: LOAD_CHUNK });
@@ -482,25 +486,25 @@ export function createMemorySearch(deps: MemorySearchDeps): LociMemorySearch {
     search,
     async searchByDate(agentId, from, to, page, pageSize) {
       checkPage(page, pageSize);
-      const query = { from, to, roles: [...roles] as MessageRole[] };
-      const [messages, total] = await Promise.all([
-        store.queryMessages(agentId, { ...query, offset: (page - 1) * pageSize, limit: pageSize }),
-        store.countMessages(agentId, query),
-      ]);
-      const hits = messages.map((m): SearchHit => ({
-        id: m.id,
-        kind: 'message',
-        score: 1,
-        text: m.text,
-        at: m.at,
-        message: m,
-      }));
-      return { hits, total, page, pageSize };
+      await ready(agentId);
+      // The index's own messages (visible text only, R19), in the order they were written.
+      const inRange: string[] = [];
+      for (const [id, m] of meta) {
+        if (m.kind === 'message' && m.at >= from && m.at <= to) inRange.push(id);
+      }
+      const ids = inRange.slice((page - 1) * pageSize, page * pageSize);
+      const byId = new Map((ids.length ? await store.getMessages(ids) : []).map((m) => [m.id, m]));
+      const hits: SearchHit[] = [];
+      for (const id of ids) {
+        const m = byId.get(id);
+        if (m) hits.push({ id, kind: 'message', score: 1, text: m.text, at: m.at, message: m });
+      }
+      return { hits, total: inRange.length, page, pageSize };
     },
     async indexMessages(messages) {
       if (active === null) return; // loadAgent reads them from the store later
       const agentId = active;
-      const mine = messages.filter((m) => m.agentId === agentId && roles.has(m.role));
+      const mine = messages.filter((m) => m.agentId === agentId && indexable(m));
       indexLexically(mine.map(messageDoc));
       await embedMessages(agentId, mine, generation);
     },

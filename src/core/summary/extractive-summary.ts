@@ -40,10 +40,10 @@ interface Line {
 
 function lineOf(message: Message): string | null {
   if (message.role === 'user') {
-    return `${message.speaker ?? 'User'}: ${firstSentences(message.text)}`;
+    return `${message.author ?? 'User'}: ${firstSentences(message.text)}`;
   }
   if (message.role === 'assistant' && message.toolCall?.name === 'send_message' && message.text) {
-    return `Assistant: ${firstSentences(message.text)}`;
+    return `${message.author ?? 'Assistant'}: ${firstSentences(message.text)}`;
   }
   if (message.role === 'tool' && message.toolCall?.name === 'archival_memory_insert') {
     return `(saved to archival: ${firstSentences(String(message.toolCall.arguments.content ?? ''))})`;

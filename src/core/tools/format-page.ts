@@ -13,7 +13,7 @@ function clip(text: string): string {
 function hitLine(hit: SearchHit): string {
   if (hit.kind === 'passage') return `[p:${hit.id}] ${clip(hit.text)}`;
   const m = hit.message;
-  const who = m ? `${m.role}${m.speaker ? ` ${m.speaker}` : ''}` : 'message';
+  const who = m ? `${m.role}${m.author ? ` ${m.author}` : ''}` : 'message';
   const seq = m ? `seq ${m.seq} · ` : '';
   return `[${seq}${formatDate(hit.at)} · ${who}] ${clip(hit.text)}`;
 }
