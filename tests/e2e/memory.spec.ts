@@ -41,11 +41,15 @@ async function seedConversation(page: Page, agentId: string): Promise<void> {
         ['user', 'Remind me to buy a present for the birthday.'],
         ['assistant', 'I will remind you about the present.'],
       ];
+      // The live store's shape: a reply is a send_message step (only those are indexed, R19).
       const messages = lines.map(([role, text], i) => ({
         id: `seed-${i}`,
         agentId,
         role,
         text,
+        ...(role === 'assistant'
+          ? { toolCall: { name: 'send_message', arguments: { message: text } } }
+          : {}),
         at: base + i * DAY,
         inContext: i >= 2,
         tokens: 12,
