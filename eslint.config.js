@@ -96,4 +96,22 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // The worker protocol is shared by both ends; it depends on nothing that implements it (W8).
+    files: ['src/rpc/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/adapters/**', '**/ui/**', '**/workers/**', '**/main'],
+              message:
+                'src/rpc imports no adapter, UI or worker: move shared types to src/rpc or src/core/ports.',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -59,11 +59,16 @@ function documentDirectives(delivery: 'header' | 'meta'): Directives {
  * A worker's policy: it renders nothing, so everything but scripts, wasm and the fetches it
  * needs is `'none'`. `connect` is where it may fetch from, `scripts` what else it may run.
  */
-function workerDirectives(connect: readonly string[], scripts: readonly string[] = []): Directives {
+function workerDirectives(
+  connect: readonly string[],
+  scripts: readonly string[] = [],
+  workers: readonly string[] = [],
+): Directives {
   return [
     ['default-src', "'none'"],
     ['script-src', "'self'", "'wasm-unsafe-eval'", ...scripts],
     ['connect-src', "'self'", ...connect],
+    ...(workers.length > 0 ? [['worker-src', ...workers] as const] : []),
   ];
 }
 
@@ -78,8 +83,9 @@ export function contentSecurityPolicy(kind: ResponseKind): string | null {
     case 'document':
       return pagePolicy('header');
     case 'llm-worker':
-      // The LLM worker downloads weights and model libraries itself.
-      return serialize(workerDirectives(MODEL_HOSTS));
+      // The LLM worker downloads weights and model libraries itself; wllama starts its
+      // llama.cpp worker and its OPFS writer from Blobs of its own bundled code (ADR 0114).
+      return serialize(workerDirectives(MODEL_HOSTS, [], ['blob:']));
     case 'embed-worker':
       // transformers.js rewrites ONNX Runtime's wasm loader (served from /ort/) into a blob:
       // module and imports it, so this worker may fetch and run blob: URLs it made itself.
@@ -135,6 +141,10 @@ export const COMMON_HEADERS: Readonly<Record<string, string>> = {
   // Loci sends nothing anywhere, and a model host needs no referrer.
   'Referrer-Policy': 'no-referrer',
   'X-Content-Type-Options': 'nosniff',
+  // Cross-origin isolation, so SharedArrayBuffer exists and llama.cpp (wllama) runs on several
+  // threads (ADR 0114). Model downloads are CORS fetches, which require-corp allows.
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
 };
 
 /** Every security header for the response at URL path `path`. */

@@ -1,7 +1,8 @@
 /**
  * Vite plugin for the engines' static assets (rules E21, E26):
  * - always: the ONNX Runtime wasm that transformers.js needs, self-hosted under `/ort/` (copied
- *   from node_modules/onnxruntime-web/dist) so the embedder works offline and never hits a CDN;
+ *   from node_modules/onnxruntime-web/dist) so the embedder works offline and never hits a CDN,
+ *   and wllama's wasm under `/wllama/` (rule E41);
  * - e2e mode only (`vite build --mode e2e`, `vite --mode e2e`): the fixture models under
  *   `/models/` and the engines harness page (tests/e2e/engines-harness/index.html).
  * Served by middleware in `vite dev`, emitted into the build (and so served by `vite preview`).
@@ -41,6 +42,11 @@ export function lociAssets(): Plugin {
     assets.clear();
     const ortDir = resolve(root, 'node_modules/onnxruntime-web/dist');
     for (const name of ORT_FILES) assets.set(`ort/${name}`, join(ortDir, name));
+    // wllama's one wasm build (single- and multi-thread), fetched only when a CPU model loads.
+    assets.set(
+      'wllama/wllama.wasm',
+      resolve(root, 'node_modules/@wllama/wllama/esm/wasm/wllama.wasm'),
+    );
     if (e2e) {
       const models = resolve(root, 'tests/fixtures/models');
       for (const file of listFiles(models)) {

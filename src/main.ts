@@ -19,7 +19,9 @@ import { probeWebGpu } from './adapters/gpu/webgpu-probe';
 import { ModelManager, type ModelCache } from './adapters/llm/model-manager';
 import { loadCatalog } from './adapters/llm/webllm/load-catalog';
 import { createWebLlmModelCache } from './adapters/llm/webllm/webllm-model-cache';
-import { createWorkerLlmEngine } from './adapters/llm/worker-llm-engine';
+import { createWorkerLlmEngine, type CompletionReport } from './adapters/llm/worker-llm-engine';
+import { buildCpuCatalog, type CpuDevice } from './core/catalog/build-cpu-catalog';
+import { CPU_MODELS, type CpuModelRecord } from './core/catalog/cpu-models';
 import { WebLocksTurnLock } from './adapters/locks/web-locks-turn-lock';
 import { registerServiceWorker } from './adapters/pwa/register-sw';
 import { LocalVectorIndex } from './adapters/search/local-vector-index';
@@ -55,6 +57,8 @@ const LOADED_MODEL_KEY = 'llm.modelId';
 const EMBED_MODEL_KEY = 'embed.modelId';
 /** The model id the e2e build's scripted engine reports. */
 const E2E_MODEL_ID = 'scripted-llama3';
+/** The fixture GGUF model's id (e2e build): real llama.cpp through wllama. */
+const E2E_CPU_MODEL_ID = 'loci-fixture-llama';
 // Longest wait for the GPU probe before the embedder falls back to WASM.
 const PROBE_WAIT_MS = 3000;
 
@@ -69,10 +73,54 @@ const device = new DeviceState(() => probeWebGpu());
 let session: ChatSession | null = null;
 const pwa = new PwaState(() => session?.running ?? false);
 
-const llm = createWorkerLlmEngine(
-  __LOCI_E2E__ ? { engine: 'scripted', scripted: e2eScript() } : {},
-);
-const modelCache = tolerantCache(createWebLlmModelCache(llm));
+// The CPU models; the e2e build adds the fixture GGUF, downloaded from the app's own origin (E46).
+const cpuModels: CpuModelRecord[] = [
+  ...CPU_MODELS,
+  ...(__LOCI_E2E__
+    ? [
+        {
+          modelId: E2E_CPU_MODEL_ID,
+          label: 'Loci fixture (random, CPU)',
+          paramsB: 0.001,
+          urls: [new URL('models/loci-fixture-llama.gguf', document.baseURI).href],
+          downloadBytes: 1_497_248,
+          // 8k: a 1,024-token reply reserve holds the longest step the random model can write.
+          contextWindow: 8192,
+          source: 'tests/fixtures/models (scripts/make-fixture-gguf.mjs)',
+        },
+      ]
+    : []),
+];
+const cpuModel = (modelId: string) => cpuModels.find((m) => m.modelId === modelId);
+const cpuDevice: CpuDevice = {
+  cores: navigator.hardwareConcurrency || 1,
+  memoryGB: (navigator as Navigator & { deviceMemory?: number }).deviceMemory ?? null,
+  isolated: self.crossOriginIsolated === true,
+};
+
+const llm = createWorkerLlmEngine({
+  ...(__LOCI_E2E__ ? { engine: 'scripted' as const, scripted: e2eScript() } : {}),
+  cpuSource: (modelId) => {
+    const model = cpuModel(modelId);
+    return model ? { urls: model.urls, contextWindow: model.contextWindow } : undefined;
+  },
+});
+const gpuCache = tolerantCache(createWebLlmModelCache(llm));
+// CPU (GGUF) models live in wllama's OPFS cache; GPU models in web-llm's Cache Storage.
+const modelCache: ModelCache = {
+  has: async (id) => {
+    const model = cpuModel(id);
+    return model ? (await llm.ggufCacheStatus(model.urls)).complete : gpuCache.has(id);
+  },
+  bytes: async (id) => {
+    const model = cpuModel(id);
+    return model ? (await llm.ggufCacheStatus(model.urls)).bytes : gpuCache.bytes(id);
+  },
+  remove: async (id) => {
+    const model = cpuModel(id);
+    return model ? llm.ggufCacheDelete(model.urls) : gpuCache.remove(id);
+  },
+};
 const manager = new ModelManager({
   loader: llm,
   cache: modelCache,
@@ -89,6 +137,8 @@ const models = new ModelManagerView({
     await deviceChecked;
     return device.verdict ? loadCatalog(device.verdict, llm) : [];
   },
+  cpuCatalog: () => buildCpuCatalog(cpuModels, cpuDevice),
+  cpuRuntime: () => llm.runtime(),
   usage: async () => {
     const estimate = await navigator.storage?.estimate?.();
     return estimate?.usage !== undefined && estimate.quota !== undefined
@@ -176,7 +226,19 @@ async function bootMemory(): Promise<MemoryServices> {
     lock,
     highlights,
     modelReady: () => models.state.loaded !== null,
-    run: (agentId, trigger, options) => runTurn(deps, agentId, trigger, options),
+    run: (agentId, trigger, options) =>
+      runTurn(deps, agentId, trigger, {
+        ...options,
+        onEvent: (event) => {
+          if (__LOCI_E2E__ && event.type === 'context.planned') {
+            plans.push({
+              step: event.step,
+              prompt: event.plan.total - event.plan.sections.reserve,
+            });
+          }
+          options.onEvent?.(event);
+        },
+      }),
     prepare: async (agentId) => {
       // Only a tab that can take the lock may relabel `running` turns: in another tab they are live.
       const release = await lock.acquire(agentId);
@@ -238,6 +300,10 @@ async function bootMemory(): Promise<MemoryServices> {
         ...memory,
         llm,
         manager,
+        /** Every finished completion's report (prompt tokens as the engine counted them). */
+        completions,
+        /** Every context plan's prompt total (the planner's count), in order. */
+        plans,
         models,
         lock,
         /** Loads the scripted model as if it had been downloaded (tests). */
@@ -267,7 +333,7 @@ async function reloadRememberedModel(store: {
   const modelId = await store.getSetting<string>(LOADED_MODEL_KEY);
   if (!modelId) return;
   await deviceChecked;
-  if (!__LOCI_E2E__ && device.verdict?.llm.type !== 'gpu') return;
+  if (!__LOCI_E2E__ && device.verdict?.llm.type !== 'gpu' && !cpuModel(modelId)) return;
   if (!__LOCI_E2E__ && !(await modelCache.has(modelId))) return;
   await models.download(modelId);
 }
@@ -307,6 +373,11 @@ function e2eScript(): ScriptedConfig {
     }),
   };
 }
+
+// What the e2e build records for tests: planner totals and the engine's own counts.
+const plans: { step: number; prompt: number }[] = [];
+const completions: CompletionReport[] = [];
+if (__LOCI_E2E__) llm.onCompletion((report) => completions.push(report));
 
 const services: AppServices = { router, device, pwa, models, memory: bootMemory() };
 

@@ -4,8 +4,7 @@
  */
 import type { EmbedProgress } from '../core/ports/embedder';
 import type { VectorEntry, VectorHit, VectorSearchOptions } from '../core/ports/vector-index';
-import type { EmbedModelSpec } from '../adapters/embed/embed-models';
-import type { EmbedDevice, TransformersEnvOptions } from '../adapters/embed/transformers-embedder';
+import type { EmbedDevice, EmbedModelSpec, TransformersEnvOptions } from './embed-types';
 import type { CallContext } from './protocol';
 
 export interface LoadedEmbedder {

@@ -22,16 +22,62 @@ export interface WireCompletionRequest {
   stream: boolean;
 }
 
+/** The tokenizer part of a GGUF model's metadata: all the main thread needs to count tokens. */
+export interface GgufVocab {
+  /** `tokenizer.ggml.model`: `gpt2` is byte-level BPE (Qwen, Llama 3, SmolLM2). */
+  model: string;
+  /** `tokenizer.ggml.pre`: the pre-tokenizer (`qwen2`, `llama-bpe`, `smollm`, …). */
+  pre: string;
+  tokens: string[];
+  /** llama.cpp token types: 1 normal, 3 control, 4 user-defined, 6 byte. */
+  types: number[];
+  merges: string[];
+  bosId: number | null;
+  addBos: boolean;
+  chatTemplate: string | null;
+}
+
 /** How the main thread builds the exact tokenizer for the loaded model. */
 export type TokenizerSource =
   | { type: 'llama3' }
   /** web-llm cached the model's tokenizer.json in Cache Storage at this URL. */
-  | { type: 'tokenizer_json'; cacheName: string; url: string };
+  | { type: 'tokenizer_json'; cacheName: string; url: string }
+  /** A GGUF model (wllama): its own vocabulary and merges, read from the file. */
+  | { type: 'gguf_vocab'; vocab: GgufVocab }
+  | { type: 'estimate' };
+
+/** Where a CPU (GGUF) model comes from and how it is loaded. */
+export interface GgufSource {
+  /** The GGUF file, or every part of a split one in order (`-00001-of-0000N`). */
+  urls: string[];
+  /** `n_ctx` to load with: the window the planner gets. */
+  contextWindow: Tokens;
+  /** Threads to use when the page is cross-origin isolated (default: half the cores). */
+  threads?: number;
+}
+
+/** How the CPU engine runs (shown on the Models screen). */
+export interface CpuRuntime {
+  engine: 'wllama';
+  threads: number;
+  /** False: SharedArrayBuffer is unavailable, so llama.cpp runs on one thread. */
+  isolated: boolean;
+}
 
 export interface LoadedModel {
   modelId: string;
   contextWindow: Tokens;
   tokenizer: TokenizerSource;
+  /** Present for the CPU engine. */
+  runtime?: CpuRuntime;
+}
+
+/** What the CPU model cache holds for one model. */
+export interface GgufCacheStatus {
+  /** Every file is complete. */
+  complete: boolean;
+  /** Bytes stored for the model's files (complete or not). */
+  bytes: number;
 }
 
 /** A scripted reply rule that can cross `postMessage`: first matching pattern wins. */
@@ -52,12 +98,12 @@ export interface ScriptedConfig {
   chunkChars?: number;
 }
 
-export type LlmEngineKind = 'webllm' | 'scripted';
+export type LlmEngineKind = 'webllm' | 'wllama' | 'scripted';
 
 export type LlmApi = {
   /** Loads a model; emits progress. With engine `scripted` (e2e build only) no weights are fetched. */
   load(
-    args: { modelId: string; engine: LlmEngineKind; scripted?: ScriptedConfig },
+    args: { modelId: string; engine: LlmEngineKind; scripted?: ScriptedConfig; gguf?: GgufSource },
     ctx: CallContext<LoadProgress>,
   ): Promise<LoadedModel>;
   unload(args: null): Promise<void>;
@@ -77,4 +123,7 @@ export type LlmApi = {
   cacheDelete(args: { modelId: string }): Promise<void>;
   /** Bytes the model occupies in Cache Storage. */
   cacheBytes(args: { modelId: string }): Promise<number>;
+  /** The CPU engine's download cache (OPFS) for a GGUF model's files. */
+  ggufCacheStatus(args: { urls: string[] }): Promise<GgufCacheStatus>;
+  ggufCacheDelete(args: { urls: string[] }): Promise<void>;
 };

@@ -23,6 +23,10 @@ function connectLlm(withScripted: boolean) {
         createWebLlm: () => {
           throw new Error('web-llm is not used in this test');
         },
+        createWllama: () => {
+          throw new Error('wllama is not used in this test');
+        },
+        ggufCache: { status: async () => ({ complete: false, bytes: 0 }), remove: async () => {} },
         models: {
           list: async () => prebuiltAppConfig.model_list,
           has: async (id) => cached.has(id),

@@ -1,11 +1,21 @@
 import { AppError } from '../core/errors';
 import type { CatalogModelRecord } from '../core/catalog/model-record';
 import type { LlmEngine } from '../core/ports/llm-engine';
-import type { LlmApi, LlmEngineKind, ScriptedConfig, TokenizerSource } from '../rpc/llm-api';
+import type {
+  CpuRuntime,
+  GgufCacheStatus,
+  GgufSource,
+  LlmApi,
+  LlmEngineKind,
+  ScriptedConfig,
+  TokenizerSource,
+} from '../rpc/llm-api';
 
 /** An engine the worker can host, plus how the main thread should count its tokens. */
 export interface HostedEngine extends LlmEngine {
   tokenizerSource(): TokenizerSource;
+  /** The CPU engine only: threads and isolation. */
+  runtime?(): CpuRuntime;
   /** Scripted engines only: queue more replies. */
   push?(...outputs: string[]): void;
 }
@@ -21,6 +31,13 @@ export interface ModelStore {
 export interface LlmWorkerDeps {
   createWebLlm(): HostedEngine;
   models: ModelStore;
+  /** The CPU engine (wllama) for one GGUF model. */
+  createWllama(source: GgufSource): HostedEngine;
+  /** wllama's download cache (OPFS). */
+  ggufCache: {
+    status(urls: string[]): Promise<GgufCacheStatus>;
+    remove(urls: string[]): Promise<void>;
+  };
   /** Present only in the e2e build (the production worker has no scripted engine at all). */
   createScripted?: (config: ScriptedConfig) => Promise<HostedEngine>;
 }
@@ -40,8 +57,13 @@ export function createLlmHandlers(deps: LlmWorkerDeps): LlmApi {
   };
 
   return {
-    async load({ modelId, engine: wanted, scripted }, ctx) {
-      if (wanted === 'scripted') {
+    async load({ modelId, engine: wanted, scripted, gguf }, ctx) {
+      if (wanted === 'wllama') {
+        if (!gguf) throw new AppError('invalid_argument', `No GGUF source for ${modelId}.`);
+        await engine?.unload();
+        // One engine per GGUF model: its source (URLs, window) is fixed at construction.
+        engine = deps.createWllama(gguf);
+      } else if (wanted === 'scripted') {
         if (!deps.createScripted) {
           throw new AppError(
             'invalid_argument',
@@ -60,6 +82,7 @@ export function createLlmHandlers(deps: LlmWorkerDeps): LlmApi {
         modelId,
         contextWindow: engine.contextWindow(),
         tokenizer: engine.tokenizerSource(),
+        ...(engine.runtime ? { runtime: engine.runtime() } : {}),
       };
     },
     async unload() {
@@ -87,5 +110,10 @@ export function createLlmHandlers(deps: LlmWorkerDeps): LlmApi {
     cacheHas: ({ modelId }) => deps.models.has(modelId),
     cacheDelete: ({ modelId }) => deps.models.remove(modelId),
     cacheBytes: ({ modelId }) => deps.models.bytes(modelId),
+    ggufCacheStatus: ({ urls }) => deps.ggufCache.status(urls),
+    ggufCacheDelete: async ({ urls }) => {
+      if (engine?.modelId && kind === 'wllama') await engine.unload();
+      await deps.ggufCache.remove(urls);
+    },
   };
 }

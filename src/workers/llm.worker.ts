@@ -1,7 +1,10 @@
 /// <reference lib="webworker" />
-// The LLM worker: hosts web-llm (lazily imported) or, in the e2e build only, the scripted engine.
+// The LLM worker: hosts web-llm or wllama (each lazily imported) or, in the e2e build only, the
+// scripted engine.
 import { modelStorageBytes } from '../adapters/llm/webllm/webllm-cache';
 import { WebLlmEngine } from '../adapters/llm/webllm/webllm-engine';
+import { createGgufCache } from '../adapters/llm/wllama/gguf-cache';
+import { WllamaEngine, WLLAMA_WASM_PATH } from '../adapters/llm/wllama/wllama-engine';
 import type { RpcEndpoint } from '../rpc/protocol';
 import { serveRpc } from '../rpc/serve-rpc';
 import { createLlmHandlers } from './llm-handlers';
@@ -12,6 +15,15 @@ serveRpc(
   self as unknown as RpcEndpoint,
   createLlmHandlers({
     createWebLlm: () => new WebLlmEngine(),
+    createWllama: (source) =>
+      new WllamaEngine(source, {
+        // Self-hosted next to the app (never a CDN), fetched only when a CPU model loads.
+        wasmUrl: new URL(`${import.meta.env.BASE_URL}${WLLAMA_WASM_PATH}`, self.location.origin)
+          .href,
+        isolated: self.crossOriginIsolated === true,
+        cores: self.navigator.hardwareConcurrency || 1,
+      }),
+    ggufCache: createGgufCache(),
     models: {
       list: async () => (await webllm()).prebuiltAppConfig.model_list,
       has: async (id) => {

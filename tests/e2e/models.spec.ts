@@ -8,7 +8,7 @@ test.describe('models screen', () => {
   }) => {
     await page.goto('/#/models');
     const banner = page.getByTestId('no-webgpu-banner');
-    await expect(banner).toContainText('The chat model cannot run on this device');
+    await expect(banner).toContainText('No usable GPU here: chat runs on the processor instead');
     await expect(banner).toContainText(/Memory, documents and search (still work|stay usable)/);
     const rows = page.getByTestId('model-row');
     await expect(rows.first()).toBeVisible();

@@ -57,3 +57,35 @@ describe('architecture: src/core stays pure', () => {
     ).toEqual([]);
   });
 });
+
+describe('architecture: src/rpc depends on no implementation (W8)', () => {
+  it('W8: rejects imports from adapters, UI and workers in src/rpc, and allows core ports', async () => {
+    for (const from of [
+      '../adapters/embed/embed-models',
+      '../ui/services',
+      '../workers/llm-handlers',
+    ]) {
+      const messages = await coreViolations(
+        `import type { X } from '${from}';\nexport type Y = X;\n`,
+        'src/rpc/example.ts',
+      );
+      expect(messages.join('\n'), from).toMatch(/no-restricted-imports/);
+    }
+    expect(
+      await coreViolations(
+        `import type { Tokens } from '../core/units';\nexport type T = Tokens;\n`,
+        'src/rpc/example.ts',
+      ),
+    ).toEqual([]);
+  });
+
+  it('W8: the real src/rpc passes the rule', async () => {
+    const results = await eslint.lintFiles(['src/rpc/**/*.ts']);
+    const problems = results.flatMap((r) =>
+      r.messages
+        .filter((m) => m.ruleId === 'no-restricted-imports')
+        .map((m) => `${r.filePath}: ${m.message}`),
+    );
+    expect(problems).toEqual([]);
+  });
+});

@@ -1,23 +1,7 @@
-/** How an embedding model is run: its pooling, prefixes and size (rule E20). */
-export interface EmbedModelSpec {
-  /** Hugging Face repo id (or the fixture's local folder name). */
-  id: string;
-  label: string;
-  dimension: number;
-  pooling: 'mean' | 'cls';
-  /** All registry models are trained for cosine similarity of L2-normalised vectors. */
-  normalize: boolean;
-  queryPrefix: string;
-  passagePrefix: string;
-  /** Approximate download of the q8 ONNX weights + tokenizer, for the UI. */
-  downloadBytes: number;
-  /** Languages it handles well, in plain words for the UI. */
-  languages: string;
-  /** dtype per device: q8 is fast on WASM; WebGPU runs fp32 (its q8 kernels are incomplete). */
-  dtype: { wasm: 'q8' | 'fp32'; webgpu: 'fp32' | 'fp16' };
-  /** True for models served from the app itself (the test fixture): never fetched remotely. */
-  local?: boolean;
-}
+import type { EmbedModelSpec } from '../../rpc/embed-types';
+
+/** How an embedding model is run: its pooling, prefixes and size (rule E20); defined in rpc. */
+export type { EmbedModelSpec };
 
 /** English-first default (ADR 0023): strong retrieval for its size, 34 MB. */
 export const BGE_SMALL_EN: EmbedModelSpec = {

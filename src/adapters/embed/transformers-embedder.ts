@@ -3,16 +3,9 @@ import { AppError } from '../../core/errors';
 import type { EmbedProgress, Embedder } from '../../core/ports/embedder';
 import type { EmbedModelSpec } from './embed-models';
 
-export type EmbedDevice = 'webgpu' | 'wasm' | 'cpu';
+import type { EmbedDevice, TransformersEnvOptions } from '../../rpc/embed-types';
 
-export interface TransformersEnvOptions {
-  /** Where local models live: a path (`/models/`) in browsers, a directory in Node. */
-  localModelPath?: string;
-  /** False in tests and the e2e build: nothing may be fetched from the Hub. */
-  allowRemoteModels: boolean;
-  /** Base URL of the self-hosted ONNX Runtime files (`…/ort/`); browsers only. */
-  ortBaseUrl?: string;
-}
+export type { EmbedDevice, TransformersEnvOptions };
 
 /**
  * Points transformers.js at local models and the self-hosted ONNX Runtime wasm (rule E21), single

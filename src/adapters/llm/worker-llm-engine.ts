@@ -9,7 +9,15 @@ import type {
 import type { Tokenizer } from '../../core/ports/tokenizer';
 import { createEstimateTokenizer } from '../../core/tokens/estimate-tokenizer';
 import type { Tokens } from '../../core/units';
-import type { LlmApi, LlmEngineKind, ScriptedConfig, TokenizerSource } from '../../rpc/llm-api';
+import type {
+  CpuRuntime,
+  GgufCacheStatus,
+  GgufSource,
+  LlmApi,
+  LlmEngineKind,
+  ScriptedConfig,
+  TokenizerSource,
+} from '../../rpc/llm-api';
 import { RpcClient, type RpcConnection } from '../../rpc/rpc-client';
 import { workerConnection } from '../../rpc/worker-connection';
 
@@ -18,6 +26,17 @@ export interface WorkerLlmEngineOptions {
   engine?: LlmEngineKind;
   /** The scripted engine's replies (e2e). */
   scripted?: ScriptedConfig;
+  /** The GGUF source of a CPU model id; such ids load on wllama whatever `engine` says. */
+  cpuSource?: (modelId: string) => GgufSource | undefined;
+}
+
+/** One finished completion, as the engine reported it (the e2e build and benchmarks read it). */
+export interface CompletionReport {
+  constrained: boolean;
+  messages: number;
+  promptTokens?: Tokens;
+  cachedTokens?: Tokens;
+  finishReason: CompletionResult['finishReason'];
 }
 
 /**
@@ -32,6 +51,8 @@ export class WorkerLlmEngine implements LlmEngine {
   private window: Tokens = 4096;
   private source: TokenizerSource | null = null;
   private exact: Tokenizer | null = null;
+  private cpu: CpuRuntime | null = null;
+  private readonly reportListeners = new Set<(report: CompletionReport) => void>();
 
   constructor(
     private readonly rpc: RpcClient<LlmApi>,
@@ -67,18 +88,32 @@ export class WorkerLlmEngine implements LlmEngine {
 
   async load(modelId: string, onProgress?: (p: LoadProgress) => void): Promise<void> {
     this.forget();
+    const gguf = this.options.cpuSource?.(modelId);
     const loaded = await this.rpc.call(
       'load',
       {
         modelId,
-        engine: this.options.engine ?? 'webllm',
-        ...(this.options.scripted ? { scripted: this.options.scripted } : {}),
+        engine: gguf ? 'wllama' : (this.options.engine ?? 'webllm'),
+        ...(gguf ? { gguf } : {}),
+        ...(this.options.scripted && !gguf ? { scripted: this.options.scripted } : {}),
       },
       onProgress ? { onEvent: onProgress } : {},
     );
     this.loaded = loaded.modelId;
     this.window = loaded.contextWindow;
     this.source = loaded.tokenizer;
+    this.cpu = loaded.runtime ?? null;
+  }
+
+  /** How the CPU engine runs (threads, isolation); null for GPU and scripted models. */
+  runtime(): CpuRuntime | null {
+    return this.cpu;
+  }
+
+  /** Hears every finished completion (prompt tokens, cache reuse); returns the unsubscribe. */
+  onCompletion(listener: (report: CompletionReport) => void): () => void {
+    this.reportListeners.add(listener);
+    return () => this.reportListeners.delete(listener);
   }
 
   /** Stops a load in progress by terminating the worker (rule E19). */
@@ -110,6 +145,17 @@ export class WorkerLlmEngine implements LlmEngine {
           ...(onDelta ? { onEvent: (e: { text: string }) => onDelta(e.text) } : {}),
         },
       )
+      .then((result) => {
+        const report: CompletionReport = {
+          constrained: request.jsonSchema !== undefined,
+          messages: request.messages.length,
+          finishReason: result.finishReason,
+          ...(result.promptTokens !== undefined ? { promptTokens: result.promptTokens } : {}),
+          ...(result.cachedTokens !== undefined ? { cachedTokens: result.cachedTokens } : {}),
+        };
+        for (const listener of this.reportListeners) listener(report);
+        return result;
+      })
       .catch((error: unknown) => {
         if (error instanceof AppError && error.code === 'device_lost') {
           this.rpc.restart();
@@ -145,6 +191,15 @@ export class WorkerLlmEngine implements LlmEngine {
     return this.rpc.call('cacheBytes', { modelId });
   }
 
+  /** The CPU engine's download cache for a GGUF model's files. */
+  ggufCacheStatus(urls: string[]): Promise<GgufCacheStatus> {
+    return this.rpc.call('ggufCacheStatus', { urls });
+  }
+
+  ggufCacheDelete(urls: string[]): Promise<void> {
+    return this.rpc.call('ggufCacheDelete', { urls });
+  }
+
   contextWindow(): Tokens {
     return this.window;
   }
@@ -158,6 +213,9 @@ export class WorkerLlmEngine implements LlmEngine {
     if (source.type === 'llama3' && (__LOCI_E2E__ || import.meta.env.MODE === 'test')) {
       const { createLlama3Tokenizer } = await import('../tokenizer/llama3-tokenizer');
       this.exact = createLlama3Tokenizer();
+    } else if (source.type === 'gguf_vocab') {
+      const { createGgufTokenizer } = await import('./wllama/gguf-tokenizer');
+      this.exact = createGgufTokenizer(this.loaded, source.vocab);
     } else if (source.type === 'tokenizer_json') {
       const { loadCachedTokenizer } = await import('./webllm/webllm-cache');
       this.exact = await loadCachedTokenizer(this.loaded, source.cacheName, source.url);
@@ -172,6 +230,7 @@ export class WorkerLlmEngine implements LlmEngine {
   }
 
   private forget(): void {
+    this.cpu = null;
     this.loaded = null;
     this.source = null;
     this.exact = null;

@@ -6,6 +6,17 @@
  */
 import type { JsonSchema } from '../ports/llm-engine';
 import type { ParamSpec, ToolSpec } from '../tools/tool';
+import type { Chars } from '../units';
+
+/**
+ * Longest `thinking` and longest string argument without a limit of its own (E51). Every string
+ * in a step is bounded, so a model that never closes a string (a small one rambling, or the
+ * random test model) still ends its step: the longest step is `thinking` plus one tool's strings
+ * (at most 2,200 characters, an archival passage), which a 4k model's 512-token reserve holds for
+ * ordinary text (~4 characters a token) and the random fixture's 1,024 at its 8k window.
+ */
+export const THINKING_MAX_CHARS: Chars = 200;
+export const STRING_ARG_MAX_CHARS: Chars = 400;
 
 function paramSchema(param: ParamSpec): JsonSchema {
   if (param.type === 'integer') {
@@ -13,7 +24,9 @@ function paramSchema(param: ParamSpec): JsonSchema {
       ? { type: 'integer' }
       : { type: 'integer', minimum: param.minimum };
   }
-  return param.options ? { type: 'string', enum: [...param.options] } : { type: 'string' };
+  return param.options
+    ? { type: 'string', enum: [...param.options] }
+    : { type: 'string', maxLength: param.maxLength ?? STRING_ARG_MAX_CHARS };
 }
 
 /** One step: `{ thinking, function, arguments, request_heartbeat }`, per tool. */
@@ -22,7 +35,7 @@ export function buildStepSchema(tools: readonly ToolSpec[]): JsonSchema {
     anyOf: tools.map((tool) => ({
       type: 'object',
       properties: {
-        thinking: { type: 'string' },
+        thinking: { type: 'string', maxLength: THINKING_MAX_CHARS },
         function: { const: tool.name },
         arguments: {
           type: 'object',

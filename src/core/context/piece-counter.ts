@@ -64,6 +64,10 @@ export class PieceCounter implements Tokenizer {
     return sum;
   }
 
+  countGeneration(): Tokens {
+    return this.base.countGeneration?.() ?? this.countMessage('assistant', '');
+  }
+
   /** The template overhead of a role (`countMessage(role, '')`) plus the content's count. */
   countMessage(role: string, content: string): Tokens {
     let overhead = this.overhead.get(role);

@@ -132,7 +132,7 @@ export async function planContext(input: PlanInput): Promise<Result<ContextPlan,
   const summaryText = renderSummarySection(input.summary);
   const fixedParts = [instructions, toolsText, coreText, summaryText];
   // The generation header (`<|start_header_id|>assistant…`) is part of every prompt.
-  const generation = tokenizer.countMessage('assistant', '');
+  const generation = tokenizer.countGeneration();
   const reserve = agent.budgets.replyReserve;
   const fixedSystem = tokenizer.countMessage('system', joinSystem(fixedParts)) + generation;
   const fixed = fixedSystem + reserve;

@@ -39,6 +39,8 @@ export interface CompletionResult {
   finishReason: 'stop' | 'length' | 'abort';
   promptTokens?: Tokens;
   completionTokens?: Tokens;
+  /** Prompt tokens the engine reused from its cache instead of reading them again. */
+  cachedTokens?: Tokens;
 }
 
 /**

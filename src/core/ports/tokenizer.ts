@@ -11,4 +11,9 @@ export interface Tokenizer {
   readonly exact: boolean;
   count(text: string): Tokens;
   countMessage(role: string, content: string): Tokens;
+  /**
+   * Tokens every prompt adds after its messages: the generation header (and BOS where the model
+   * adds one). Absent: callers count an empty assistant message instead, a safe over-count.
+   */
+  countGeneration?(): Tokens;
 }

@@ -12,6 +12,8 @@ export const sendMessage: Tool = {
         name: 'message',
         type: 'string',
         required: true,
+        // A few paragraphs: what fits a 4k model's reply reserve (E51).
+        maxLength: 800,
         description: TOOL_COPY.send_message.params.message,
       },
     ],

@@ -37,9 +37,11 @@ function checkParam(tool: string, spec: ParamSpec, value: unknown): Result<unkno
   if (spec.required && value.trim() === '' && spec.name !== 'new_content') {
     return err(`${name} of ${tool} is empty; give ${spec.description}.`);
   }
-  if (spec.maxLength !== undefined && value.length > spec.maxLength) {
+  // Characters as grammars count them (code points), not UTF-16 units.
+  const chars = [...value].length;
+  if (spec.maxLength !== undefined && chars > spec.maxLength) {
     return err(
-      `${name} of ${tool} is ${value.length} chars; the most is ${spec.maxLength}, so shorten it.`,
+      `${name} of ${tool} is ${chars} chars; the most is ${spec.maxLength}, so shorten it.`,
     );
   }
   if (spec.options && !spec.options.includes(value)) {

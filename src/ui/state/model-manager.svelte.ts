@@ -4,6 +4,8 @@
  * the catalog for this device, the storage the origin uses, and errors in words.
  */
 import type { CatalogEntry } from '../../core/catalog/build-catalog';
+import type { CpuCatalogEntry } from '../../core/catalog/build-cpu-catalog';
+import type { CpuRuntime } from '../../rpc/llm-api';
 import type {
   ModelManager,
   ModelManagerState,
@@ -17,12 +19,18 @@ export interface ModelManagerViewDeps {
   catalog: () => Promise<CatalogEntry[]>;
   /** Bytes this origin stores and may store, or null when the browser does not say. */
   usage: () => Promise<{ usage: number; quota: number } | null>;
+  /** The CPU (GGUF) models for this device. */
+  cpuCatalog?: () => CpuCatalogEntry[];
+  /** How the loaded CPU model runs (threads, isolation), or null. */
+  cpuRuntime?: () => CpuRuntime | null;
   /** Remembers the loaded model so the next visit can load it again. */
   remember?: (modelId: string | null) => Promise<void>;
 }
 
 export class ModelManagerView {
   entries = $state.raw<CatalogEntry[]>([]);
+  cpuEntries = $state.raw<CpuCatalogEntry[]>([]);
+  runtime = $state.raw<CpuRuntime | null>(null);
   state = $state.raw<ModelManagerState>({ models: {}, loaded: null, busy: null });
   storage = $state.raw<{ usage: number; quota: number } | null>(null);
   error = $state.raw<(ErrorCopy & { code: string; modelId: string }) | null>(null);
@@ -31,7 +39,10 @@ export class ModelManagerView {
 
   private unsubscribe: (() => void) | null = null;
 
-  constructor(private readonly deps: ModelManagerViewDeps) {}
+  constructor(private readonly deps: ModelManagerViewDeps) {
+    // Pure and synchronous: Home can recommend a CPU model before the Models screen opens.
+    this.cpuEntries = deps.cpuCatalog?.() ?? [];
+  }
 
   /** Mirrors the manager's state from now on. */
   start(): void {
@@ -55,9 +66,13 @@ export class ModelManagerView {
     this.start();
     this.loading = true;
     try {
+      this.cpuEntries = this.deps.cpuCatalog?.() ?? [];
       this.entries = await this.deps.catalog();
       this.catalogError = null;
-      await this.deps.manager.refresh(this.entries.map((e) => e.modelId));
+      await this.deps.manager.refresh([
+        ...this.cpuEntries.map((e) => e.modelId),
+        ...this.entries.map((e) => e.modelId),
+      ]);
     } catch (error) {
       this.catalogError = describeError(error);
     } finally {
@@ -71,6 +86,7 @@ export class ModelManagerView {
     this.error = null;
     try {
       await this.deps.manager.download(modelId);
+      this.runtime = this.deps.cpuRuntime?.() ?? null;
       await this.deps.remember?.(modelId);
       return true;
     } catch (error) {

@@ -1,0 +1,95 @@
+/**
+ * The CPU catalog for this device (rules E48–E50): each GGUF model with its download, memory
+ * need and a speed verdict from the cores, memory and cross-origin isolation the browser reports.
+ * Pure: the device facts come in as arguments.
+ */
+import type { CatalogVerdict } from './build-catalog';
+import type { CpuModelRecord } from './cpu-models';
+
+/** What the browser says about the CPU side of this device. */
+export interface CpuDevice {
+  /** `navigator.hardwareConcurrency`. */
+  cores: number;
+  /** `navigator.deviceMemory` in GB (Chrome caps it at 8), or null where the browser hides it. */
+  memoryGB: number | null;
+  /** `crossOriginIsolated`: without it llama.cpp runs on one thread. */
+  isolated: boolean;
+}
+
+export interface CpuCatalogEntry extends CpuModelRecord {
+  /** RAM the tab needs while it runs: weights plus KV cache and buffers. */
+  memoryMB: number;
+  threads: number;
+  verdict: CatalogVerdict;
+}
+
+/** Threads llama.cpp gets: half the cores, at most 8, and one without isolation (rule E42). */
+export function cpuThreads(device: CpuDevice): number {
+  return device.isolated ? Math.max(1, Math.min(8, Math.floor(device.cores / 2))) : 1;
+}
+
+// Decode on WebAssembly SIMD is memory-bound: about 2 GB/s of weights read per thread-second on
+// a current laptop core (wllama and llama.cpp wasm reports), so tokens/s ≈ threads × 2 GB / size.
+const BYTES_PER_THREAD_SECOND = 2e9;
+
+/** Tokens per second to expect when decoding, roughly (an order of magnitude, not a promise). */
+export function estimateDecodeTokensPerSecond(entry: CpuModelRecord, threads: number): number {
+  return (Math.min(threads, 4) * BYTES_PER_THREAD_SECOND) / entry.downloadBytes;
+}
+
+export function buildCpuCatalog(
+  records: readonly CpuModelRecord[],
+  device: CpuDevice,
+): CpuCatalogEntry[] {
+  const threads = cpuThreads(device);
+  return records.map((record) => {
+    // Weights are mapped once; KV cache for a 4k window and compute buffers add ~25 %.
+    const memoryMB = Math.round((record.downloadBytes * 1.25) / 1e6);
+    return {
+      ...record,
+      memoryMB,
+      threads,
+      verdict: judgeCpuModel(record, memoryMB, threads, device),
+    };
+  });
+}
+
+function judgeCpuModel(
+  record: CpuModelRecord,
+  memoryMB: number,
+  threads: number,
+  device: CpuDevice,
+): CatalogVerdict {
+  const memory = device.memoryGB;
+  if (memory !== null && memoryMB > memory * 1024 * 0.6) {
+    return {
+      type: 'wont_run',
+      reason: `It needs about ${(memoryMB / 1024).toFixed(1)} GB of memory; this device reports ${memory} GB.`,
+    };
+  }
+  const speed = estimateDecodeTokensPerSecond(record, threads);
+  const threadText = threads === 1 ? 'one thread' : `${threads} threads`;
+  const words = `roughly ${speed < 2 ? speed.toFixed(1) : Math.round(speed)} tokens a second on ${threadText} (an estimate)`;
+  if (speed >= 6) {
+    return { type: 'runs_well', reason: `Runs on the processor: ${words}.` };
+  }
+  return {
+    type: 'may_be_slow',
+    reason: `Runs on the processor but slowly: ${words}${device.isolated ? '' : ' (this page is not cross-origin isolated, so only one thread)'}.`,
+  };
+}
+
+/** Best first: Qwen2.5 follows JSON schemas well and covers Chinese and English (ADR 0113). */
+const CPU_PREFERENCE = ['Qwen2.5-1.5B', 'Llama-3.2-1B', 'Qwen2.5-0.5B', 'SmolLM2-1.7B'];
+
+/** The CPU model to recommend: the preferred one that runs well, else the smallest (rule E50). */
+export function pickCpuModel(entries: readonly CpuCatalogEntry[]): CpuCatalogEntry | null {
+  const rank = (e: CpuCatalogEntry) => {
+    const i = CPU_PREFERENCE.findIndex((p) => e.modelId.startsWith(p));
+    return i < 0 ? CPU_PREFERENCE.length : i;
+  };
+  const well = entries.filter((e) => e.verdict.type === 'runs_well');
+  if (well.length > 0) return [...well].sort((a, b) => rank(a) - rank(b))[0] ?? null;
+  const usable = entries.filter((e) => e.verdict.type !== 'wont_run');
+  return [...usable].sort((a, b) => a.paramsB - b.paramsB)[0] ?? null;
+}
