@@ -20,7 +20,7 @@ test.describe('real engine (llama.cpp in WebAssembly) on the fixture model', () 
     shoot,
     externalRequests,
   }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(240_000);
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto('/#/models');
     await expect(page.getByTestId('no-webgpu-banner')).toContainText('chat runs on the processor');
@@ -73,7 +73,7 @@ test.describe('real engine (llama.cpp in WebAssembly) on the fixture model', () 
     page,
     externalRequests,
   }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(240_000);
     await page.goto('/#/chat');
     const agentId = await createAgent(page, 'Juniper');
     await boundRandomAgent(page, agentId);
@@ -101,7 +101,7 @@ test.describe('real engine (llama.cpp in WebAssembly) on the fixture model', () 
     page,
     externalRequests,
   }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(240_000);
     await page.goto('/#/chat');
     const agentId = await createAgent(page, 'Juniper');
     await boundRandomAgent(page, agentId);

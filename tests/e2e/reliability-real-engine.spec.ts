@@ -23,7 +23,7 @@ test('E46 E47: turns of the random model on llama.cpp — 0 malformed steps, eac
   page,
   externalRequests,
 }) => {
-  test.setTimeout(60_000 + TURNS * 60_000);
+  test.setTimeout(60_000 + TURNS * 90_000);
   await page.goto('/#/chat');
   const agentId = await createAgent(page, 'Juniper');
   await boundRandomAgent(page, agentId, 2);

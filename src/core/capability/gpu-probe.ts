@@ -47,7 +47,7 @@ export function judgeDevice(probe: GpuProbe): DeviceVerdict {
       return {
         llm: { type: 'none', reason: 'no_webgpu' },
         embedder: 'wasm',
-        headline: 'This browser has no WebGPU, so the local chat model cannot run here.',
+        headline: 'This browser has no WebGPU, so GPU chat models cannot run here; CPU models can.',
         details: [
           'Use a recent Chrome, Edge or another WebGPU-capable browser to chat with the local model.',
           'Memory, documents and search still work here: the embedding model runs on the CPU (WASM).',
@@ -57,7 +57,7 @@ export function judgeDevice(probe: GpuProbe): DeviceVerdict {
       return {
         llm: { type: 'none', reason: 'no_adapter' },
         embedder: 'wasm',
-        headline: 'WebGPU is present but no GPU is available, so the local chat model cannot run.',
+        headline: 'WebGPU is present but no GPU is available, so GPU chat models cannot run; CPU models can.',
         details: [
           'Your GPU may be blocked or disabled: check that hardware acceleration is on, update the GPU driver, or try another browser.',
           'Memory, documents and search still work here: the embedding model runs on the CPU (WASM).',
@@ -79,9 +79,9 @@ export function judgeDevice(probe: GpuProbe): DeviceVerdict {
           llm: { type: 'none', reason: 'software_adapter' },
           embedder: 'webgpu',
           headline:
-            'Only a software GPU (no real graphics hardware) is available, which is far too slow for the chat model.',
+            'Only a software GPU (no real graphics hardware) is available, far too slow for GPU chat models; CPU models can run.',
           details: [
-            'The local chat model stays off on a software adapter. Use a device with a real GPU to chat.',
+            'GPU chat models stay off on a software adapter: chat with a CPU model, or use a device with a real GPU.',
             'Memory, documents and search work here; the embedding model can use the software adapter.',
           ],
         };

@@ -125,5 +125,5 @@ export async function sendAndWait(page: Page, text: string): Promise<void> {
   await box.fill(text);
   await box.press('Enter');
   await page.getByRole('button', { name: 'Stop' }).waitFor({ state: 'visible' });
-  await page.getByRole('button', { name: 'Send' }).waitFor({ state: 'visible', timeout: 90_000 });
+  await page.getByRole('button', { name: 'Send' }).waitFor({ state: 'visible', timeout: 180_000 });
 }

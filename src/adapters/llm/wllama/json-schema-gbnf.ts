@@ -104,3 +104,11 @@ function objectBody(schema: JsonSchema, name: string, add: Add): string {
       .join(' | ');
   return `"{" (${from(0)})? "}"`;
 }
+
+/**
+ * The grammar of a free-text request (a summary): any valid Unicode text. Without it a model can
+ * emit a byte that is not UTF-8 (0xC0, 0xF5…: the random fixture does), which aborts llama.cpp's
+ * streaming (ADR 0111).
+ */
+export const VALID_TEXT_GBNF =
+  'root ::= [\\x09\\x0A\\x0D\\x20-\\x7E\\u0080-\\uD7FF\\uE000-\\U0010FFFF]*';

@@ -13,7 +13,8 @@ import type { Tokens } from '../../../core/units';
 import type { CpuRuntime, GgufSource, GgufVocab, TokenizerSource } from '../../../rpc/llm-api';
 import { createGgufTokenizer } from './gguf-tokenizer';
 import { readGgufVocab } from './gguf-vocab';
-import { jsonSchemaToGbnf } from './json-schema-gbnf';
+import { invalidUtf8Tokens } from './invalid-utf8-tokens';
+import { jsonSchemaToGbnf, VALID_TEXT_GBNF } from './json-schema-gbnf';
 
 /** Where the app serves wllama's wasm (copied from the package at build time, rule E41). */
 export const WLLAMA_WASM_PATH = 'wllama/wllama.wasm';
@@ -50,6 +51,7 @@ export class WllamaEngine implements LlmEngine {
   private exact: Tokenizer | null = null;
   private generation: AbortController | null = null;
   private threads = 1;
+  private banned: [number, false][] = [];
 
   constructor(
     private readonly source: GgufSource,
@@ -89,6 +91,7 @@ export class WllamaEngine implements LlmEngine {
       const first = blobs[0];
       if (!first) throw new AppError('model_load_failed', 'The model has no files.');
       this.vocab = await readGgufVocab(first);
+      this.banned = invalidUtf8Tokens(this.vocab).map((id) => [id, false]);
       this.threads = threadsFor(this.options.isolated, this.options.cores, this.source.threads);
       await wllama.loadModel(blobs, {
         n_ctx: this.source.contextWindow,
@@ -156,7 +159,8 @@ export class WllamaEngine implements LlmEngine {
         messages: request.messages.map((m) => ({ role: m.role, content: m.content })),
         max_tokens: request.maxTokens,
         ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
-        ...(request.jsonSchema ? { grammar: jsonSchemaToGbnf(request.jsonSchema) } : {}),
+        grammar: request.jsonSchema ? jsonSchemaToGbnf(request.jsonSchema) : VALID_TEXT_GBNF,
+        ...(this.banned.length > 0 ? { logit_bias: this.banned } : {}),
         stream: true,
         // The last chunk then carries usage and timings (prompt tokens, cache reuse).
         stream_options: { include_usage: true },
