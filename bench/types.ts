@@ -8,7 +8,7 @@ export interface BenchFigure {
   id: string;
   /** What it measures, in words, for the printed table. */
   label: string;
-  unit: 'ms' | 'rows/s' | 'chars/s' | 'passages/s' | 'ratio' | 'MB' | 'recall';
+  unit: 'ms' | 'rows/s' | 'chars/s' | 'passages/s' | 'tokens/s' | 'ratio' | 'MB' | 'recall';
   value: number;
   baseline?: { label: string; value: number };
   /** baseline / value for times (higher is better), value / baseline for throughputs. */

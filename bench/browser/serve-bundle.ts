@@ -13,7 +13,17 @@ export interface ServedBundle {
   close(): Promise<void>;
 }
 
-export async function serveBundle(entry: string): Promise<ServedBundle> {
+export interface ServeOptions {
+  /** Headers on every response (e.g. COOP/COEP for cross-origin isolation). */
+  headers?: Record<string, string>;
+  /** More files to serve: URL path → file on disk. */
+  files?: Record<string, string>;
+}
+
+export async function serveBundle(
+  entry: string,
+  options: ServeOptions = {},
+): Promise<ServedBundle> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'loci-bench-'));
   await build({
     entryPoints: [entry],
@@ -28,12 +38,18 @@ export async function serveBundle(entry: string): Promise<ServedBundle> {
     '<!doctype html><meta charset="utf-8"><title>bench</title><script type="module" src="/bundle.js"></script>',
   );
   const server: Server = createServer((req, res) => {
-    const file = req.url === '/bundle.js' ? 'bundle.js' : 'index.html';
-    readFile(path.join(dir, file)).then(
+    const extra = options.files?.[(req.url ?? '').split('?')[0] ?? ''];
+    const file = extra ?? (req.url === '/bundle.js' ? 'bundle.js' : 'index.html');
+    const type = file.endsWith('.js')
+      ? 'text/javascript'
+      : file.endsWith('.wasm')
+        ? 'application/wasm'
+        : extra
+          ? 'application/octet-stream'
+          : 'text/html';
+    readFile(extra ?? path.join(dir, file)).then(
       (body) => {
-        res.writeHead(200, {
-          'content-type': file.endsWith('.js') ? 'text/javascript' : 'text/html',
-        });
+        res.writeHead(200, { 'content-type': type, ...options.headers });
         res.end(body);
       },
       (error: unknown) => {

@@ -57,7 +57,8 @@ export function judgeDevice(probe: GpuProbe): DeviceVerdict {
       return {
         llm: { type: 'none', reason: 'no_adapter' },
         embedder: 'wasm',
-        headline: 'WebGPU is present but no GPU is available, so GPU chat models cannot run; CPU models can.',
+        headline:
+          'WebGPU is present but no GPU is available, so GPU chat models cannot run; CPU models can.',
         details: [
           'Your GPU may be blocked or disabled: check that hardware acceleration is on, update the GPU driver, or try another browser.',
           'Memory, documents and search still work here: the embedding model runs on the CPU (WASM).',
