@@ -58,10 +58,21 @@ describe('security headers (X70, ADR 0130)', () => {
     expect(securityHeaders('/assets/main-Bw0fngR3.js')).toEqual({
       'Referrer-Policy': 'no-referrer',
       'X-Content-Type-Options': 'nosniff',
+      'Cross-Origin-Opener-Policy': 'same-origin',
+      'Cross-Origin-Embedder-Policy': 'require-corp',
     });
     expect(securityHeaders('/sw.js')['Content-Security-Policy']).toBe(
       contentSecurityPolicy('service-worker'),
     );
+  });
+
+  it('P11: every response makes the app cross-origin isolated, and the LLM worker may start wllama workers', () => {
+    for (const path of ['/', '/assets/llm.worker-abc.js', '/wllama/wllama.wasm', '/sw.js']) {
+      expect(securityHeaders(path)['Cross-Origin-Opener-Policy'], path).toBe('same-origin');
+      expect(securityHeaders(path)['Cross-Origin-Embedder-Policy'], path).toBe('require-corp');
+    }
+    expect(contentSecurityPolicy('llm-worker')).toContain('worker-src blob:');
+    expect(staticHeadersFile()).toContain('Cross-Origin-Embedder-Policy: require-corp');
   });
 
   it('X75: the _headers file gives each path at most one policy (hosts merge matching rules)', () => {
