@@ -27,6 +27,8 @@ import { registerServiceWorker } from './adapters/pwa/register-sw';
 import { LocalVectorIndex } from './adapters/search/local-vector-index';
 import { Bm25LexicalIndex } from './adapters/search/bm25-lexical-index';
 import { openMemoryStore } from './adapters/storage/dexie/index';
+import { localDeviceSettings } from './adapters/storage/device-settings';
+import { browserStorageStatus } from './adapters/storage/storage-status';
 import type { AgentDeps } from './core/agent/agent-deps';
 import { recoverInterruptedTurns } from './core/agent/recover-turns';
 import { runTurn } from './core/agent/run-turn';
@@ -42,6 +44,8 @@ import type { MemoryServices, AppServices, MemoryCheckServices } from './ui/serv
 import { ShareInbox } from './ui/components/documents/share-inbox';
 import { takeShareLaunch } from './ui/components/documents/share-target';
 import { AgentsState } from './ui/state/agents.svelte';
+import { BackupReminderState } from './ui/state/backup-reminder.svelte';
+import { PersistenceState } from './ui/state/persistence.svelte';
 import { BackgroundEmbedding } from './ui/state/background-embedding.svelte';
 import { ChatSession } from './ui/state/chat-session.svelte';
 import { DeviceState } from './ui/state/device.svelte';
@@ -69,6 +73,18 @@ const ids: IdSource = { next: (prefix = 'id') => `${prefix}_${crypto.randomUUID(
 // where it waits in the "Shared with Loci" inbox until the user adds it to an agent (ADR 0131).
 const shareLaunch = takeShareLaunch(window);
 const router = new Router();
+// Persistent storage is asked for when the user first has something to lose (ADR 0132).
+const deviceSettings = localDeviceSettings();
+const persistence = new PersistenceState({
+  status: browserStorageStatus(),
+  device: deviceSettings,
+  clock,
+});
+const reminder = new BackupReminderState({ device: deviceSettings, clock });
+const askPersistence = (reason: 'memory' | 'document' | 'model' | 'install') => () =>
+  void persistence.ensure(reason).catch((e: unknown) => console.warn('persist() failed', e));
+void persistence.refresh().catch((e: unknown) => console.warn('storage status failed', e));
+window.addEventListener('appinstalled', askPersistence('install'));
 const device = new DeviceState(() => probeWebGpu());
 let session: ChatSession | null = null;
 const pwa = new PwaState(() => session?.running ?? false);
@@ -145,7 +161,10 @@ const models = new ModelManagerView({
       ? { usage: estimate.usage, quota: estimate.quota }
       : null;
   },
-  remember: async (modelId) => (await storeOpened).setSetting(LOADED_MODEL_KEY, modelId),
+  remember: async (modelId) => {
+    await (await storeOpened).setSetting(LOADED_MODEL_KEY, modelId);
+    if (modelId !== null) askPersistence('model')();
+  },
 });
 // Mirrors the manager from the start: the chat's "model ready" flag reads it.
 models.start();
@@ -212,6 +231,7 @@ async function bootMemory(): Promise<MemoryServices> {
       }),
     // Imports run on the page: yield between slices so it keeps painting (ADR 0055).
     yieldToHost: () => new Promise((r) => setTimeout(r, 0)),
+    onImported: askPersistence('document'),
   });
   const inbox = new ShareInbox();
   const shares = new ShareInboxState({ inbox, importer: documents, clock });
@@ -220,7 +240,12 @@ async function bootMemory(): Promise<MemoryServices> {
     .catch((e: unknown) => console.warn('sweeping the share inbox failed', e))
     .then(() => shares.receive(shareLaunch));
   const embedding = new BackgroundEmbedding({ search, lock, model: chosen?.label ?? null });
-  const agents = new AgentsState({ store, clock, newId: () => ids.next('agent') });
+  const agents = new AgentsState({
+    store,
+    clock,
+    newId: () => ids.next('agent'),
+    onCreated: askPersistence('memory'),
+  });
   session = new ChatSession({
     store,
     lock,
@@ -255,7 +280,10 @@ async function bootMemory(): Promise<MemoryServices> {
       // After a model switch: old memories get vectors from the new model, in the background.
       void embedding.run(agentId);
     },
-    onGenerationEnded: () => void pwa.generationEnded(),
+    onGenerationEnded: () => {
+      void pwa.generationEnded();
+      askPersistence('memory')();
+    },
   });
   await agents.start();
   // A memory check cut off by a closed tab left its temporary agent behind (V14).
@@ -379,7 +407,15 @@ const plans: { step: number; prompt: number }[] = [];
 const completions: CompletionReport[] = [];
 if (__LOCI_E2E__) llm.onCompletion((report) => completions.push(report));
 
-const services: AppServices = { router, device, pwa, models, memory: bootMemory() };
+const services: AppServices = {
+  router,
+  device,
+  pwa,
+  models,
+  persistence,
+  reminder,
+  memory: bootMemory(),
+};
 
 mount(App, { target: document.getElementById('app')!, props: { services } });
 

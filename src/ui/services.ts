@@ -5,6 +5,8 @@ import type { Tokenizer } from '../core/ports/tokenizer';
 import type { TurnLock } from '../core/ports/turn-lock';
 import type { WriterDeps } from '../core/writer/writer-deps';
 import type { AgentsState } from './state/agents.svelte';
+import type { BackupReminderState } from './state/backup-reminder.svelte';
+import type { PersistenceState } from './state/persistence.svelte';
 import type { BackgroundEmbedding } from './state/background-embedding.svelte';
 import type { ChatSession } from './state/chat-session.svelte';
 import type { DeviceState } from './state/device.svelte';
@@ -54,6 +56,10 @@ export interface AppServices {
   device: DeviceState;
   pwa: PwaState;
   models: ModelManagerView;
+  /** Persistent storage, asked for when it matters (P20). */
+  persistence: PersistenceState;
+  /** The backup reminder the user can schedule (P22). */
+  reminder: BackupReminderState;
   /** Resolves once storage is open; rejects with an AppError when it cannot be (private mode…). */
   memory: Promise<MemoryServices>;
 }

@@ -13,6 +13,7 @@ import {
   script,
   seriousViolations,
   setReplyReserve,
+  waitForLoci,
 } from './helpers/loci';
 
 interface StoreWindow {
@@ -262,6 +263,78 @@ test.describe('settings', () => {
     ).toBeLessThanOrEqual(0);
     expect(await seriousViolations(page)).toEqual([]);
   });
+});
+
+test('P20 P22 P23: the first saved memory asks for persistent storage; refused, the dashboard says what it means and a backup reminder can be set', async ({
+  page,
+  shoot,
+}) => {
+  // Counts the real calls (headless Chromium answers false, as a browser without engagement does).
+  await page.addInitScript(() => {
+    const persist = StorageManager.prototype.persist;
+    StorageManager.prototype.persist = function () {
+      const w = window as unknown as { __persistCalls?: number };
+      w.__persistCalls = (w.__persistCalls ?? 0) + 1;
+      return persist.call(this);
+    };
+  });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto('/#/chat');
+  await waitForLoci(page);
+  const calls = () =>
+    page.evaluate(() => (window as { __persistCalls?: number }).__persistCalls ?? 0);
+  expect(await calls()).toBe(0);
+  await createAgent(page, 'Juniper');
+  await expect.poll(calls).toBe(1);
+  // A second agent is not a first memory: no second request.
+  await createAgent(page, 'Maple');
+  await page.waitForTimeout(300);
+  expect(await calls()).toBe(1);
+
+  await page.goto('/#/settings');
+  const storage = page.getByRole('region', { name: 'Storage', exact: true });
+  await expect(storage.getByTestId('persisted')).toContainText('best effort');
+  await expect(storage.getByTestId('persist-asked')).toHaveText(
+    /Loci asked the browser after your first saved memory \(.+\): not granted\./,
+  );
+  await expect(storage.getByTestId('persist-risk')).toContainText(
+    'the browser may delete all of Loci’s data',
+  );
+  await storage.getByRole('combobox', { name: 'Remind me to back up' }).selectOption('7');
+  await expect(storage.getByTestId('last-backup')).toHaveText(
+    'Last full backup on this device: none yet.',
+  );
+  await dismissToast(page);
+  await storage.scrollIntoViewIfNeeded();
+  await shoot(page, 'settings-storage-best-effort-1280x800');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await storage.getByTestId('persist-risk').scrollIntoViewIfNeeded();
+  await shoot(page, 'settings-storage-best-effort-390x844');
+  expect(await seriousViolations(page)).toEqual([]);
+
+  // The reminder shows on the other screens until "Later"; a full backup resets it.
+  await page.goto('/#/documents');
+  const reminder = page.getByTestId('backup-reminder');
+  await expect(reminder).toContainText('This device has no backup of Loci yet');
+  await expect(page.getByRole('heading', { name: 'Documents', level: 1 })).toBeVisible();
+  await dismissToast(page);
+  await shoot(page, 'backup-reminder-390x844');
+  await reminder.getByRole('button', { name: 'Later' }).click();
+  await expect(reminder).toHaveCount(0);
+  await page.reload();
+  await waitForLoci(page);
+  await expect(page.getByRole('heading', { name: 'Documents', level: 1 })).toBeVisible();
+  await expect(reminder).toHaveCount(0);
+  await page.goto('/#/settings');
+  const download = page.waitForEvent('download');
+  await page
+    .getByRole('region', { name: 'Backup' })
+    .getByRole('button', { name: 'Export everything' })
+    .click();
+  await download;
+  await expect(storage.getByTestId('last-backup')).not.toContainText('none yet');
+  // The page loads since asked nothing again: the moment had asked on this device already.
+  expect(await calls()).toBe(0);
 });
 
 test('U81: while a reply is being written, the restart waits, and says why', async ({

@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { openMemoryStore } from './dexie';
 import { sampleAgent, sampleMessage } from './dexie/sample-records';
-import { requestPersistence, storageStatus } from './storage-status';
+import { browserStorageStatus, requestPersistence, storageStatus } from './storage-status';
 
 describe('storage status', () => {
   it('S12: reports usage, quota, persistence and per-tier rows', async () => {
@@ -33,5 +33,22 @@ describe('storage status', () => {
     });
     expect(failing.persist).toBe('unknown');
     store.close();
+  });
+});
+
+describe('browserStorageStatus', () => {
+  it('S12: reports and asks through one manager; a part that rejects is unknown', async () => {
+    const status = browserStorageStatus({
+      estimate: async () => ({ usage: 5, quota: 50 }),
+      persisted: () => Promise.reject(new Error('blocked')),
+      persist: async () => true,
+    });
+    expect(await status.report()).toEqual({ usage: 5, quota: 50, persisted: null });
+    expect(await status.persist()).toBe('persisted');
+    expect(await browserStorageStatus(undefined).report()).toEqual({
+      usage: null,
+      quota: null,
+      persisted: null,
+    });
   });
 });

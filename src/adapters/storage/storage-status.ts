@@ -1,3 +1,9 @@
+/**
+ * The one storage-status module (S12, U77, U78, P20): usage and quota
+ * (`navigator.storage.estimate()`), whether the browser keeps Loci's data under storage pressure
+ * (`persisted()`), asking it to (`persist()`), and rows per tier. Every browser part degrades to
+ * null / "unknown" where it is missing (old browsers, some webviews, private modes).
+ */
 import type { AgentId } from '../../core/model';
 import type { MemoryStore, TierName, TierStats } from '../../core/ports/memory-store';
 
@@ -50,8 +56,8 @@ export async function storageStatus(
 
 /**
  * Asks the browser to keep our data under storage pressure. Returns the result; headless
- * Chromium (and Chrome without engagement) answers false. Call it after a user gesture such as
- * finishing a model download.
+ * Chromium (and Chrome without engagement) answers false. The app asks when it matters (the
+ * first saved memory, document, model download, install: `PersistenceState`).
  */
 export async function requestPersistence(
   manager: StorageManagerLike | undefined = defaultManager(),
@@ -64,4 +70,36 @@ export async function requestPersistence(
     console.warn('navigator.storage.persist() failed', error);
     return 'unknown';
   }
+}
+
+/** Usage, quota and persistence of this origin's storage, as the dashboard shows them. */
+export interface StorageReport {
+  usage: number | null;
+  quota: number | null;
+  /** Whether the browser promised not to evict this site's data; null when it cannot say. */
+  persisted: boolean | null;
+}
+
+/** What the storage dashboard and the persistence requests read and ask. */
+export interface StorageStatusSource {
+  report(): Promise<StorageReport>;
+  /** Asks for persistent storage; `unknown` where the browser cannot. */
+  persist(): Promise<PersistState>;
+}
+
+/** {@link StorageStatusSource} over `navigator.storage` (or another manager, in tests). */
+export function browserStorageStatus(
+  manager: StorageManagerLike | undefined = defaultManager(),
+): StorageStatusSource {
+  return {
+    async report() {
+      // A browser part that rejects means "unknown", by design (as in storageStatus).
+      const [estimate, persisted] = await Promise.all([
+        manager?.estimate ? manager.estimate().catch(() => undefined) : Promise.resolve(undefined),
+        manager?.persisted ? manager.persisted().catch(() => null) : Promise.resolve(null),
+      ]);
+      return { usage: estimate?.usage ?? null, quota: estimate?.quota ?? null, persisted };
+    },
+    persist: () => requestPersistence(manager),
+  };
 }

@@ -28,6 +28,8 @@ export interface AgentsDeps {
   store: MemoryStore;
   clock: Clock;
   newId: () => string;
+  /** Told once an agent is stored (the app asks for persistent storage then, P20). */
+  onCreated?: (agent: Agent) => void;
 }
 
 export class AgentsState {
@@ -87,6 +89,7 @@ export class AgentsState {
       ...(persona ? { persona } : {}),
     });
     await this.deps.store.apply(changes);
+    this.deps.onCreated?.(agent);
     this.list = [...this.list.filter((a) => a.id !== agent.id), agent];
     await this.select(agent.id);
     return agent;

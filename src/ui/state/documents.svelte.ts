@@ -74,6 +74,8 @@ export interface DocumentsDeps {
    * never deletes another tab's import in progress (D41). Without it only this tab is checked.
    */
   lock?: TurnLock;
+  /** Told when an import has finished (the app asks for persistent storage then, P20). */
+  onImported?: (document: DocumentMeta) => void;
 }
 
 /** Re-embed progress of one document. */
@@ -307,6 +309,7 @@ export class DocumentsState {
       );
       switch (outcome.type) {
         case 'imported':
+          this.deps.onImported?.(outcome.document);
           this.update(jobId, {
             type: 'indexed',
             documentId: outcome.document.id,
