@@ -397,6 +397,8 @@ async function seedOldMemories(
           agentId,
           role: i % 2 ? 'assistant' : 'user',
           text,
+          // A reply as the live loop stores it: the text of its send_message step (R19).
+          ...(i % 2 ? { toolCall: { name: 'send_message', arguments: { message: text } } } : {}),
           at: Date.now() - day + i,
           inContext: false,
           tokens: 10,
