@@ -142,6 +142,11 @@ test('X76 X77 X78 X79: nothing another website shares reaches IndexedDB until th
     const notice = page.getByTestId('share-refused');
     if (attack.refused && !attack.framed) await expect(notice).toBeVisible();
     else if (!attack.refused) await expect(page.getByTestId('share-item')).toHaveCount(items + 1);
+    // The inbox lists its shares once it has read them: wait for at least the earlier ones, so a
+    // list still loading is not read as a share that vanished.
+    await expect
+      .poll(() => page.getByTestId('share-item').count(), { timeout: 10_000 })
+      .toBeGreaterThanOrEqual(items);
     const refused = attack.framed
       ? (await page.getByTestId('share-item').count()) === items
       : await notice.isVisible();
@@ -150,7 +155,7 @@ test('X76 X77 X78 X79: nothing another website shares reaches IndexedDB until th
     if (!same) changed += 1;
     if (refused !== attack.refused || now !== items + (attack.refused ? 0 : 1)) misjudged += 1;
     outcomes.push(
-      `${attack.name}: ${refused ? 'refused' : 'in the inbox'}, IndexedDB ${same ? 'unchanged' : 'CHANGED'}`,
+      `${attack.name}: ${refused ? 'refused' : 'in the inbox'} (inbox ${items} → ${now}), IndexedDB ${same ? 'unchanged' : 'CHANGED'}`,
     );
   }
   await expect(page.getByTestId('share-inbox')).toBeVisible();
