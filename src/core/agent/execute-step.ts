@@ -50,7 +50,7 @@ export async function executeStep(input: StepInput): Promise<StepResult> {
   const completion = await deps.engine.complete({
     messages: plan.prompt,
     maxTokens: agent.budgets.replyReserve,
-    jsonSchema: buildStepSchema(specs),
+    jsonSchema: buildStepSchema(specs, agent.budgets.replyReserve),
     signal: input.signal,
     onDelta: (delta) => {
       streamed += delta;

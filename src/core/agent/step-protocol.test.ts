@@ -3,7 +3,7 @@ import { createToolRegistry } from '../tools/tool-registry';
 import type { CoreBlock } from '../model';
 import { parseStep } from './parse-step';
 import { partialMessage } from './partial-message';
-import { buildStepSchema } from './step-schema';
+import { buildStepSchema, replyMaxChars, THINKING_MAX_CHARS } from './step-schema';
 
 const registry = createToolRegistry();
 const blocks = [
@@ -14,7 +14,7 @@ const specs = registry.specs(blocks);
 
 describe('step protocol', () => {
   it('A1: the schema is an anyOf of one object per tool with a const function name', () => {
-    const schema = buildStepSchema(specs) as {
+    const schema = buildStepSchema(specs, 512) as {
       anyOf: Array<{ properties: Record<string, Record<string, unknown>>; required: string[] }>;
     };
     expect(schema.anyOf.map((s) => s.properties.function?.const)).toEqual(registry.names);
@@ -26,6 +26,34 @@ describe('step protocol', () => {
       additionalProperties: false,
     });
     expect(JSON.stringify(schema)).not.toMatch(/\$ref|pattern|oneOf/);
+  });
+
+  it('E51: the reply may be as long as the reply reserve holds; other strings keep their bound', () => {
+    const replyBound = (reserve: number) => {
+      const schema = buildStepSchema(specs, reserve) as {
+        anyOf: Array<{ properties: Record<string, { properties?: Record<string, unknown> }> }>;
+      };
+      const send = schema.anyOf.find(
+        (s) => (s.properties.function as { const?: string }).const === 'send_message',
+      );
+      return (send?.properties.arguments?.properties?.message as { maxLength: number }).maxLength;
+    };
+    // A 1,500-token reserve holds a reply of ~3,000 characters (100 sentences), not 800.
+    expect(replyBound(1500)).toBe(replyMaxChars(1500));
+    expect(replyBound(1500)).toBeGreaterThan(3000);
+    expect(replyBound(4000)).toBeGreaterThan(replyBound(1500));
+    // A small reserve still allows a few paragraphs, and the step as a whole stays bounded.
+    expect(replyBound(256)).toBe(800);
+    expect(replyMaxChars(1500) + THINKING_MAX_CHARS).toBeLessThanOrEqual(1500 * 2.5);
+    // A long reply from an engine that ignores the grammar is not refused by validation.
+    const long = 'Sentence of a long answer. '.repeat(120);
+    const step = JSON.stringify({
+      thinking: 'Answer.',
+      function: 'send_message',
+      arguments: { message: long },
+      request_heartbeat: false,
+    });
+    expect(parseStep(step, registry, specs)).toMatchObject({ type: 'call' });
   });
 
   it('A2: bad JSON, a missing or unknown function and bad arguments are feedback', () => {

@@ -12,8 +12,8 @@ export const sendMessage: Tool = {
         name: 'message',
         type: 'string',
         required: true,
-        // A few paragraphs: what fits a 4k model's reply reserve (E51).
-        maxLength: 800,
+        // As long as the reply reserve holds (E51): the schema bounds it, the reserve decides.
+        fillsReserve: true,
         description: TOOL_COPY.send_message.params.message,
       },
     ],

@@ -21,6 +21,11 @@ export interface ParamSpec {
   minimum?: number;
   /** Longest allowed string. */
   maxLength?: Chars;
+  /**
+   * The reply itself: its length is bounded by the turn's reply reserve (the step schema gives
+   * it what the reserve holds), not by a fixed number a long answer would break.
+   */
+  fillsReserve?: boolean;
   /** Allowed values (filled per turn for block labels). */
   options?: readonly string[];
   /** `YYYY-MM-DD` strings. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PwaState } from './pwa.svelte';
+import { OFFLINE_NOTICE_MS, PwaState } from './pwa.svelte';
 
 describe('PwaState', () => {
   it('P8: an accepted update waits while a reply is generating, then applies once it ends', async () => {
@@ -37,5 +37,22 @@ describe('PwaState', () => {
     expect(pwa.offlineReady).toBe(true);
     pwa.dismiss();
     expect(pwa.offlineReady).toBe(false);
+  });
+
+  it('U153: "offline ready" goes away by itself; an update prompt does not', () => {
+    const timers: { run: () => void; ms: number }[] = [];
+    const pwa = new PwaState(
+      () => false,
+      (run, ms) => {
+        timers.push({ run, ms });
+        return 0 as unknown as ReturnType<typeof setTimeout>;
+      },
+    );
+    pwa.onOfflineReady();
+    pwa.onNeedRefresh(async () => {});
+    expect(timers.map((t) => t.ms)).toEqual([OFFLINE_NOTICE_MS]);
+    timers[0]?.run();
+    expect(pwa.offlineReady).toBe(false);
+    expect(pwa.needRefresh).toBe(true);
   });
 });

@@ -49,12 +49,16 @@ export async function turnsWithSteps(
 }
 
 /** Steps whose raw output is not valid JSON for the step schema (what reached the parser). */
-export async function malformedSteps(page: Page, agentId: string): Promise<string[]> {
+export async function malformedSteps(
+  page: Page,
+  agentId: string,
+  replyReserve = RANDOM_REPLY_RESERVE,
+): Promise<string[]> {
   const blocks = await page.evaluate(
     (id) => (window as unknown as RealWindow).__loci.store.listBlocks(id),
     agentId,
   );
-  const schema = buildStepSchema(createToolRegistry().specs(blocks));
+  const schema = buildStepSchema(createToolRegistry().specs(blocks), replyReserve);
   const bad: string[] = [];
   for (const { steps } of await turnsWithSteps(page, agentId)) {
     for (const step of steps) {
@@ -87,13 +91,16 @@ export async function countsSoFar(
   });
 }
 
+/** The reply reserve `boundRandomAgent` gives the random model. */
+export const RANDOM_REPLY_RESERVE = 1024;
+
 /**
  * Budgets for a turn of the random model (E51): a reserve that holds its longest step, and a
  * step limit that ends a heartbeat chain after a few steps (each step is ~100–400 tokens).
  */
 export async function boundRandomAgent(page: Page, agentId: string, maxSteps = 3): Promise<void> {
   await page.evaluate(
-    async ({ agentId, maxSteps }) => {
+    async ({ agentId, maxSteps, replyReserve }) => {
       const store = (
         window as unknown as {
           __loci: {
@@ -110,12 +117,12 @@ export async function boundRandomAgent(page: Page, agentId: string, maxSteps = 3
         agents: [
           {
             ...agent,
-            budgets: { ...agent.budgets, replyReserve: 1024, maxSteps, maxInvalidSteps: 2 },
+            budgets: { ...agent.budgets, replyReserve, maxSteps, maxInvalidSteps: 2 },
           },
         ],
       });
     },
-    { agentId, maxSteps },
+    { agentId, maxSteps, replyReserve: RANDOM_REPLY_RESERVE },
   );
 }
 

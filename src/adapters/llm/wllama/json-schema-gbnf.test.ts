@@ -6,7 +6,7 @@ import { jsonSchemaToGbnf } from './json-schema-gbnf';
 describe('JSON schema to GBNF (E43)', () => {
   it('E43: the step schema becomes a grammar with one alternative per tool and bounded strings', () => {
     const registry = createToolRegistry();
-    const grammar = jsonSchemaToGbnf(buildStepSchema(registry.specs([])));
+    const grammar = jsonSchemaToGbnf(buildStepSchema(registry.specs([]), 512));
     const rules = grammar.split('\n');
     expect(rules[0]).toMatch(/^root ::= /);
     for (const name of registry.names) expect(grammar).toContain(`"\\"${name}\\""`);
