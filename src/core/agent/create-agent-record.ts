@@ -12,8 +12,11 @@ import type { Chars, EpochMs, Tokens } from '../units';
 /** Characters per core block in a 4k window: two blocks ≈ 400–550 tokens when full. */
 export const DEFAULT_BLOCK_CHARS: Chars = 800;
 
-export const DEFAULT_PERSONA =
-  'I am Loci, a warm, curious companion. I remember what matters to the user and say so honestly when I do not know.';
+/** The persona a new agent starts with, in its own name (a "Juniper" never says "I am Loci"). */
+export function defaultPersona(name: string): string {
+  const who = name.trim() === '' ? 'Loci' : name.trim();
+  return `I am ${who}, a warm, curious companion. I remember what matters to the user and say so honestly when I do not know.`;
+}
 
 export interface NewAgentInput {
   id: AgentId;
@@ -29,7 +32,7 @@ export interface NewAgentInput {
 
 /** Builds a new agent and its first writes (A14); `apply(changes)` creates it. */
 export function createAgentRecord(input: NewAgentInput): { agent: Agent; changes: ChangeSet } {
-  const persona = input.persona ?? DEFAULT_PERSONA;
+  const persona = input.persona ?? defaultPersona(input.name);
   const agent: Agent = {
     id: input.id,
     kind: input.kind ?? 'companion',

@@ -134,6 +134,70 @@ async function setup(embedder: Embedder = fakeEmbedder()) {
 const EMPTY = { passages: 0, documents: 0, messages: 0, indexed: 0 };
 
 describe('ingestDocument', () => {
+  it('U160: without an embedding model a document imports, is found by its words, and is embedded once a model is chosen', async () => {
+    dbs += 1;
+    const store = await openMemoryStore(`documents-test-${dbs}-${Date.now()}`);
+    stores.push(store);
+    const wordsOnly = createMemorySearch({
+      store,
+      lexical: new Bm25LexicalIndex(),
+      vectors: null,
+      embedder: null,
+      clock: { now: () => NOW },
+      vectorStore: store,
+    });
+    await wordsOnly.loadAgent(AGENT);
+    let n = 0;
+    const progress: IngestProgress[] = [];
+    const outcome = await ingestDocument(
+      {
+        store,
+        search: wordsOnly,
+        embedder: null,
+        clock: { now: () => NOW },
+        ids: { next: (prefix = 'id') => `${prefix}_${(n += 1)}` },
+      },
+      AGENT,
+      fixture('sample.pdf'),
+      { onProgress: (p) => progress.push(p) },
+    );
+    if (outcome.type !== 'imported') throw new Error(outcome.type);
+    expect(outcome.document).toMatchObject({ status: 'indexed', passages: 3, embedded: 0 });
+    expect(progress.map((p) => p.type)).not.toContain('embedding');
+    const stored = await store.queryPassages(AGENT, { documentId: outcome.document.id });
+    expect(stored.map((p) => [p.embedding, p.embeddingModel])).toEqual([
+      [null, null],
+      [null, null],
+      [null, null],
+    ]);
+    const byWords = await wordsOnly.search({
+      agentId: AGENT,
+      text: 'starfish',
+      kinds: ['passage'],
+      mode: 'lexical',
+      page: 1,
+      pageSize: 10,
+    });
+    expect(byWords.hits.map((h) => h.passage?.source.type)).toEqual(['document']);
+
+    // The user picks an embedding model: the next load counts the passages and catches them up.
+    const embedder = fakeEmbedder();
+    const withModel = createMemorySearch({
+      store,
+      lexical: new Bm25LexicalIndex(),
+      vectors: new LocalVectorIndex(embedder.dimension),
+      embedder,
+      clock: { now: () => NOW },
+      vectorStore: store,
+    });
+    await withModel.loadAgent(AGENT);
+    expect(withModel.unembedded).toBeGreaterThanOrEqual(3);
+    const caught = await withModel.reembed();
+    expect(caught).toMatchObject({ passages: 3, complete: true });
+    const after = await store.queryPassages(AGENT, { documentId: outcome.document.id });
+    for (const p of after) expect(p.embeddingModel).toBe('fake-a');
+  });
+
   it('D30: a PDF is stored as passages with vectors, a document row, an event, and is searchable', async () => {
     const { store, deps, find } = await setup();
     const progress: IngestProgress[] = [];

@@ -16,7 +16,11 @@ import { joinHeadingPath, passageEmbeddingText } from './passage-embedding-text'
 export interface IngestDeps {
   store: MemoryStore;
   search: MemorySearch;
-  embedder: Embedder;
+  /**
+   * Null when no embedding model is chosen: the document is then stored and searched by its words,
+   * and its passages wait without vectors for the background catch-up (ADR 0084) once one is.
+   */
+  embedder: Embedder | null;
   clock: Clock;
   ids: IdSource;
   /** Counts the event message's tokens; the core estimator when absent. */
@@ -123,8 +127,8 @@ export async function ingestDocument(
       tags: [],
       at,
       embedding: null,
-      embeddingModel: embedder.modelId,
-      dimension: embedder.dimension,
+      embeddingModel: embedder?.modelId ?? null,
+      dimension: embedder?.dimension ?? 0,
     }));
     const document: DocumentMeta = {
       id: documentId,
@@ -135,7 +139,7 @@ export async function ingestDocument(
       contentHash: read.contentHash,
       status: 'indexed',
       passages: passages.length,
-      embedded: passages.length,
+      embedded: embedder === null ? 0 : passages.length,
       at,
     };
     const text = documentImportedText(parsed.title, passages.length);
@@ -196,6 +200,8 @@ async function embedRange(
 ): Promise<boolean> {
   const { signal, onProgress, batchSize } = plan.options;
   const total = plan.passages.length;
+  // No embedding model: the passages are written without vectors (searched by words for now).
+  if (deps.embedder === null) return signal?.aborted !== true;
   const vectors = await embedInBatches(deps.embedder, plan.texts.slice(from, to), {
     ...(batchSize !== undefined ? { batchSize } : {}),
     ...(signal !== undefined ? { signal } : {}),
@@ -259,7 +265,8 @@ async function commitInBatches(
       } else if (plan.options.signal?.aborted) {
         return await undo(deps, plan, written);
       }
-      const progress: DocumentMeta = { ...plan.document, status: 'embedding', embedded: to };
+      const embedded = deps.embedder === null ? 0 : to;
+      const progress: DocumentMeta = { ...plan.document, status: 'embedding', embedded };
       await store.apply({ passages: plan.passages.slice(from, to), documents: [progress] });
       written = true;
       await deps.yieldToHost?.();

@@ -106,14 +106,22 @@ describe('DocumentsState', () => {
     expect(await store.listDocuments(AGENT)).toHaveLength(1);
   });
 
-  it('U131: without an embedding model an import explains where to choose one', async () => {
-    const { state, store } = await setup(null);
-    expect(state.canImport).toBe(false);
-    const [id] = state.importFiles(AGENT, [textFile('a.txt', 'text')]);
-    const stage = stageOf(state, id!);
-    expect(stage?.type === 'failed' && stage.action).toContain('Settings');
+  it('U160: without an embedding model a file still imports, searchable by its words', async () => {
+    const { state, store, search } = await setup(null);
+    expect(state.byMeaning).toBe(false);
+    const [id] = state.importFiles(AGENT, [textFile('a.txt', 'The lamp oil is in the cellar.')]);
     await state.idle();
-    expect(await store.listDocuments(AGENT)).toHaveLength(0);
+    expect(stageOf(state, id!)?.type).toBe('indexed');
+    expect(await store.listDocuments(AGENT)).toHaveLength(1);
+    const found = await search.search({
+      agentId: AGENT,
+      text: 'cellar',
+      kinds: ['passage'],
+      mode: 'lexical',
+      page: 1,
+      pageSize: 10,
+    });
+    expect(found.hits).toHaveLength(1);
   });
 
   it('U132: the same bytes again are recognised and add nothing; pasted text becomes a note', async () => {

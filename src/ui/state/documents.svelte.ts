@@ -59,7 +59,10 @@ export const importLockKey = (agentId: AgentId): string => `import:${agentId}`;
 export interface DocumentsDeps {
   store: MemoryStore;
   search: MemorySearch;
-  /** Null until the user picks an embedding model in Settings: imports then explain that. */
+  /**
+   * Null until the user picks an embedding model in Settings: documents are then imported and
+   * searched by their words, and embedded in the background once a model is chosen (U160).
+   */
   embedder: Embedder | null;
   clock: Clock;
   ids: IdSource;
@@ -96,13 +99,6 @@ export function isFinished(job: ImportJob): boolean {
   return FINAL.has(job.stage.type);
 }
 
-const NO_EMBEDDER: ImportStage = {
-  type: 'failed',
-  code: 'embedder_failed',
-  what: 'Importing needs an embedding model, and none is set up yet.',
-  action: 'Choose one in Settings, then import again.',
-};
-
 function failure(error: unknown): Extract<ImportStage, { type: 'failed' }> {
   const copy = describeError(error);
   // Document errors name the file and the reason: that sentence is the most useful one.
@@ -130,8 +126,8 @@ export class DocumentsState {
 
   constructor(private readonly deps: DocumentsDeps) {}
 
-  /** True when an embedding model is set up, so imports can run. */
-  get canImport(): boolean {
+  /** True when an embedding model is set up: imports are then searchable by meaning too. */
+  get byMeaning(): boolean {
     return this.deps.embedder !== null;
   }
 
@@ -161,14 +157,10 @@ export class DocumentsState {
         bytes: file.blob.size,
         stage: { type: 'queued' },
       };
-      if (this.deps.embedder === null) {
-        job.stage = NO_EMBEDDER;
-      } else {
-        try {
-          runs.push({ job, source: this.deps.open(file) });
-        } catch (error) {
-          job.stage = failure(error);
-        }
+      try {
+        runs.push({ job, source: this.deps.open(file) });
+      } catch (error) {
+        job.stage = failure(error);
       }
       added.push(job);
     }
@@ -272,7 +264,7 @@ export class DocumentsState {
   private async run(jobId: string, source: DocumentSource, signal: AbortSignal): Promise<void> {
     const job = this.jobs.find((j) => j.id === jobId);
     const embedder = this.deps.embedder;
-    if (!job || job.stage.type !== 'queued' || embedder === null) return;
+    if (!job || job.stage.type !== 'queued') return;
     if (signal.aborted) {
       this.update(jobId, { type: 'cancelled' });
       return;
