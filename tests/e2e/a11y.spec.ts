@@ -113,3 +113,47 @@ test.describe('accessibility and screenshots', () => {
     expect(externalRequests).toEqual([]);
   });
 });
+
+test('U155: a skip link reaches the screen, the Chat/Memory tabs follow the arrow keys, and a code block scrolls by keyboard', async ({
+  page,
+  externalRequests,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/#/chat');
+  await createAgent(page, 'Juniper');
+  await loadScriptedModel(page);
+  const code = 'const longLine = "' + 'x'.repeat(300) + '";';
+  await script(page, reply('Here it is:\n\n```js\n' + code + '\n```'));
+  await send(page, 'Show me a long line of code.');
+  await dismissToast(page);
+
+  // The first Tab from the top of the page lands on the skip link; it moves focus to the screen.
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await page.keyboard.press('Tab');
+  const skip = page.getByRole('link', { name: 'Skip to content' });
+  await expect(skip).toBeFocused();
+  await expect(skip).toBeInViewport();
+  await page.keyboard.press('Enter');
+  await expect(page.locator('main#main')).toBeFocused();
+  expect(page.url()).toContain('#/chat');
+
+  // Arrow keys move between the tabs and select; only the selected tab is in the Tab order.
+  const chatTab = page.getByRole('tab', { name: 'Chat' });
+  const memoryTab = page.getByRole('tab', { name: 'Memory' });
+  await chatTab.focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(memoryTab).toBeFocused();
+  await expect(memoryTab).toHaveAttribute('aria-selected', 'true');
+  await expect(chatTab).toHaveAttribute('tabindex', '-1');
+  await page.keyboard.press('Home');
+  await expect(chatTab).toHaveAttribute('aria-selected', 'true');
+
+  // The code block is focusable and the arrow key scrolls it.
+  const pre = page.getByTestId('assistant-message').last().locator('pre');
+  await pre.focus();
+  await expect(pre).toBeFocused();
+  await page.keyboard.press('ArrowRight');
+  await expect.poll(() => pre.evaluate((el) => el.scrollLeft)).toBeGreaterThan(0);
+  expect(await seriousViolations(page)).toEqual([]);
+  expect(externalRequests).toEqual([]);
+});
