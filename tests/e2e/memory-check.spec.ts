@@ -67,7 +67,7 @@ test.describe('memory check', () => {
 
     const table = check.getByTestId('memory-check-retrieval');
     await expect(table).toContainText('15 questions');
-    for (const mode of ['lexical', 'vector', 'hybrid']) {
+    for (const mode of ['By words', 'By meaning', 'Both']) {
       const row = table.getByRole('row', { name: new RegExp(`^${mode}\\b`) });
       // One percentage per k (top 1, 3, 5), each a number: the mode really ran.
       await expect(row.getByRole('cell')).toHaveCount(3);
@@ -77,7 +77,7 @@ test.describe('memory check', () => {
     }
     // Lexical search finds most probe facts in the top 5 (the unit test's bar, in the browser).
     const lexicalTop5 = await table
-      .getByRole('row', { name: /^lexical\b/ })
+      .getByRole('row', { name: /^By words\b/ })
       .getByRole('cell')
       .last()
       .innerText();

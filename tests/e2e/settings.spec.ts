@@ -170,7 +170,7 @@ test.describe('settings', () => {
     await setHuman(page, agentId, 'Overwritten after the backup.');
     await backup.getByLabel('Backup file to import').setInputFiles(plainPath);
     await backup.getByRole('button', { name: 'Import', exact: true }).click();
-    await expect(backup.getByText(/^Imported: .*agents/)).toBeVisible();
+    await expect(backup.getByText(/^Restored 1 agent\b/)).toBeVisible();
     expect(await human(page, agentId)).toBe('Name: Ada. Likes green tea.');
 
     // Encrypted: the wrong passphrase changes nothing; the right one restores.
@@ -184,6 +184,10 @@ test.describe('settings', () => {
 
     await setHuman(page, agentId, 'Changed again.');
     await backup.getByLabel('Backup file to import').setInputFiles(secretPath);
+    // No passphrase typed: it says the file is encrypted, not that a passphrase was wrong (U156).
+    await backup.getByRole('button', { name: 'Import', exact: true }).click();
+    await expect(backup.getByRole('alert')).toContainText('This backup is encrypted: type the');
+    await backup.getByLabel('Backup file to import').setInputFiles(secretPath);
     await backup.getByLabel(/Passphrase of the file/).fill('wrong');
     await backup.getByRole('button', { name: 'Import', exact: true }).click();
     await expect(backup.getByRole('alert')).toContainText('passphrase does not open this backup');
@@ -191,7 +195,7 @@ test.describe('settings', () => {
 
     await backup.getByLabel(/Passphrase of the file/).fill('correct horse');
     await backup.getByRole('button', { name: 'Import', exact: true }).click();
-    await expect(backup.getByText(/^Imported: /)).toBeVisible({ timeout: 30_000 });
+    await expect(backup.getByText(/^Restored /)).toBeVisible({ timeout: 30_000 });
     expect(await human(page, agentId)).toBe('Name: Ada. Likes green tea.');
   });
 

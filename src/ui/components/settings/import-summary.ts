@@ -1,0 +1,30 @@
+/**
+ * What a restored backup brought, in words a person uses (U156): agents, conversations'
+ * messages, documents and saved memories — not table names. Bookkeeping rows (block versions,
+ * turn and step records, vectors, settings) are part of those and are not counted apart.
+ */
+type Counts = Partial<Record<string, number>>;
+
+const SHOWN: readonly [table: string, one: string, many: string][] = [
+  ['agents', 'agent', 'agents'],
+  ['messages', 'message', 'messages'],
+  ['documents', 'document', 'documents'],
+  ['passages', 'saved memory or document passage', 'saved memories and document passages'],
+];
+
+function list(parts: readonly string[]): string {
+  if (parts.length <= 1) return parts.join('');
+  return `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
+}
+
+export function describeImportSummary(summary: Counts): string {
+  const parts = SHOWN.flatMap(([table, one, many]) => {
+    const n = summary[table] ?? 0;
+    return n > 0 ? [`${n.toLocaleString('en-US')} ${n === 1 ? one : many}`] : [];
+  });
+  if (parts.length > 0) return `Restored ${list(parts)}.`;
+  const any = Object.values(summary).some((n) => (n ?? 0) > 0);
+  return any
+    ? 'Restored settings and memory history; no new agents, messages or documents.'
+    : 'Nothing new: everything in this backup is already here.';
+}
