@@ -4,6 +4,9 @@ import { VitePWA } from 'vite-plugin-pwa';
 import { lociAssets } from './scripts/vite-plugin-loci-assets';
 import { securityHeadersPlugin } from './scripts/vite-plugin-security-headers';
 
+/** File-name stem of the web-llm library chunk (see `worker` and `workbox` below). */
+const WEBLLM_CHUNK = 'webllm-lib';
+
 // The e2e build (`vite build --mode e2e`) is the production app plus the test doubles
 // (scripted LLM engine, fixture embedder). A production build never contains them.
 export default defineConfig(({ mode }) => ({
@@ -70,9 +73,28 @@ export default defineConfig(({ mode }) => ({
       workbox: {
         // The app shell only: model weights and the ONNX Runtime wasm are cached by web-llm
         // and transformers.js themselves (Cache Storage), never by this service worker.
-        globPatterns: ['**/*.{js,css,html,svg,png,webmanifest,mjs}'],
-        globIgnores: ['**/ort/**', '**/models/**', '**/*.wasm', '**/pdf.worker*'],
-        // The lazily loaded web-llm chunk is ~6 MB; it is part of the shell so chat loads offline.
+        // Icons, the favicon and the manifest come in through includeAssets and the manifest
+        // (globbing them too listed each twice).
+        globPatterns: ['**/*.{js,css,html,mjs}'],
+        // web-llm's ~6 MB library runs only where WebGPU does: it is not precached for every
+        // device but cached the first time the LLM worker loads it (below), so chat still
+        // reloads offline wherever it ran once (issue 18, 13).
+        globIgnores: [
+          '**/ort/**',
+          '**/models/**',
+          '**/*.wasm',
+          '**/pdf.worker*',
+          `**/assets/${WEBLLM_CHUNK}-*.js`,
+        ],
+        runtimeCaching: [
+          {
+            // A RegExp, not a function: Workbox copies a function's source into sw.js, where
+            // this file's constants do not exist. Same-origin only (Workbox's RegExp rule).
+            urlPattern: new RegExp(`/assets/${WEBLLM_CHUNK}-[^/]*\\.js$`),
+            handler: 'CacheFirst',
+            options: { cacheName: 'loci-webllm-code', expiration: { maxEntries: 2 } },
+          },
+        ],
         maximumFileSizeToCacheInBytes: 10 * 1024 * 1024,
         navigateFallback: 'index.html',
         // The POST share target's handler; it runs before Workbox's (GET-only) routes.
@@ -84,7 +106,19 @@ export default defineConfig(({ mode }) => ({
   define: {
     __LOCI_E2E__: JSON.stringify(mode === 'e2e'),
   },
-  worker: { format: 'es' },
+  worker: {
+    format: 'es',
+    rollupOptions: {
+      output: {
+        // A stable name for web-llm's chunk, so the service worker can leave it out of the
+        // precache and cache it on first use.
+        chunkFileNames: (chunk: { moduleIds: readonly string[] }) =>
+          chunk.moduleIds.some((id) => id.includes('@mlc-ai/web-llm'))
+            ? `assets/${WEBLLM_CHUNK}-[hash].js`
+            : 'assets/[name]-[hash].js',
+      },
+    },
+  },
   build: { target: 'es2022', sourcemap: false },
   server: { host: '127.0.0.1', port: 5173 },
   preview: { host: '127.0.0.1', port: 4173, strictPort: true },

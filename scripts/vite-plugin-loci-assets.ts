@@ -112,6 +112,12 @@ export function lociAssets(): Plugin {
           }
         }
       }
+      // Bundle rule (issue 18, 13): onnxruntime-web's own `new URL('….wasm', import.meta.url)`
+      // makes Vite emit a hashed 27 MB copy of the wasm that nothing loads — the embedder points
+      // `wasmPaths` at the self-hosted `/ort/` copy. One copy of each wasm ships.
+      for (const [key, output] of Object.entries(bundle)) {
+        if (/^assets\/ort-wasm-[^/]*\.wasm$/.test(output.fileName)) delete bundle[key];
+      }
       for (const [fileName, file] of assets) {
         this.emitFile({ type: 'asset', fileName, source: readFileSync(file) });
       }
