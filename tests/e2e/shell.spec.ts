@@ -113,6 +113,10 @@ test.describe('first-screen screenshots', () => {
         await page.setViewportSize({ width: w, height: h });
         await page.goto('/');
         await expect(page.getByTestId('device-report')).toHaveAttribute('data-llm', /no_/);
+        // U158: the way in is above the fold, whatever the device report says.
+        await expect(page.getByRole('link', { name: 'Start a conversation' })).toBeInViewport({
+          ratio: 1,
+        });
         await shoot(page, `home-${w}x${h}-${scheme}`);
         expect(externalRequests).toEqual([]);
       });
