@@ -251,7 +251,8 @@ test.describe('the Models screen', () => {
     );
     await expect(row).toBeVisible({ timeout: 30_000 });
     await context.setOffline(true);
-    await row.getByRole('button', { name: /Download/ }).click();
+    await row.getByRole('button', { name: /^Download/ }).click();
+    await row.getByRole('button', { name: /^Confirm download of/ }).click();
     const error = page.getByTestId('model-error');
     await expect(error).toHaveAttribute('data-code', 'network_unavailable');
     await expect(error).toBeVisible();

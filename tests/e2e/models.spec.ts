@@ -33,7 +33,10 @@ test.describe('models screen', () => {
     await expect(row).toBeVisible();
     const label = (await row.locator('h3').innerText()).replace('Recommended', '').trim();
     await context.setOffline(true);
-    await row.getByRole('button', { name: /^Download anyway/ }).click();
+    // U159: a model that will not run here downloads only after a warning.
+    await row.getByRole('button', { name: /^Download anyway…/ }).click();
+    await expect(row.getByRole('alert')).toContainText('will not run here');
+    await row.getByRole('button', { name: /^Confirm download of/ }).click();
     const error = page.getByTestId('model-error');
     await expect(error).toHaveAttribute('data-code', 'network_unavailable');
     await expect(error).toContainText('There is no network connection');
