@@ -316,6 +316,16 @@ test.describe('memory view', () => {
     await archival.getByRole('button', { name: 'Show all' }).click();
     await expect(list).toContainText('Archival memory is empty.');
     await expect(tiers.locator('tr[data-tier="passages"] td').first()).toHaveText('0');
+
+    // U161: "Undo" puts the passage back whole, and search finds it again.
+    await archival.getByRole('button', { name: 'Undo' }).click();
+    await expect(archival.getByRole('status').first()).toContainText('Passage restored.');
+    await expect(list).toContainText('blue flowerpot');
+    await expect(list.locator('li').first()).toContainText('home');
+    await expect(tiers.locator('tr[data-tier="passages"] td').first()).toHaveText('1');
+    await archival.getByRole('searchbox', { name: 'Search archival memory' }).fill('flowerpot');
+    await archival.getByRole('button', { name: 'Search' }).click();
+    await expect(archival.getByText(/1–1 of 1 for “flowerpot”/)).toBeVisible();
   });
 
   test('U50/U54/U59: after a scripted turn the context bar shows the plan and the queue marks what leaves next', async ({
