@@ -46,6 +46,7 @@ import { takeShareLaunch } from './ui/components/documents/share-target';
 import { AgentsState } from './ui/state/agents.svelte';
 import { BackupReminderState } from './ui/state/backup-reminder.svelte';
 import { PersistenceState } from './ui/state/persistence.svelte';
+import { ThemeState } from './ui/state/theme.svelte';
 import { BackgroundEmbedding } from './ui/state/background-embedding.svelte';
 import { ChatSession } from './ui/state/chat-session.svelte';
 import { DeviceState } from './ui/state/device.svelte';
@@ -81,6 +82,11 @@ const persistence = new PersistenceState({
   clock,
 });
 const reminder = new BackupReminderState({ device: deviceSettings, clock });
+const theme = new ThemeState({
+  settings: deviceSettings,
+  root: document.documentElement,
+  systemDark: typeof matchMedia === 'function' ? matchMedia('(prefers-color-scheme: dark)') : null,
+});
 const askPersistence = (reason: 'memory' | 'document' | 'model' | 'install') => () =>
   void persistence.ensure(reason).catch((e: unknown) => console.warn('persist() failed', e));
 void persistence.refresh().catch((e: unknown) => console.warn('storage status failed', e));
@@ -414,6 +420,7 @@ const services: AppServices = {
   models,
   persistence,
   reminder,
+  theme,
   memory: bootMemory(),
 };
 

@@ -5,6 +5,7 @@ import type { Tokenizer } from '../core/ports/tokenizer';
 import type { TurnLock } from '../core/ports/turn-lock';
 import type { WriterDeps } from '../core/writer/writer-deps';
 import type { AgentsState } from './state/agents.svelte';
+import type { ThemeState } from './state/theme.svelte';
 import type { BackupReminderState } from './state/backup-reminder.svelte';
 import type { PersistenceState } from './state/persistence.svelte';
 import type { BackgroundEmbedding } from './state/background-embedding.svelte';
@@ -60,6 +61,8 @@ export interface AppServices {
   persistence: PersistenceState;
   /** The backup reminder the user can schedule (P22). */
   reminder: BackupReminderState;
+  /** Light, dark or the system's (U162). */
+  theme: ThemeState;
   /** Resolves once storage is open; rejects with an AppError when it cannot be (private mode…). */
   memory: Promise<MemoryServices>;
 }

@@ -503,3 +503,40 @@ test('U80: catching up can be paused and resumed; what was embedded stays embedd
   );
   expect(externalRequests).toEqual([]);
 });
+
+test('U162: the appearance follows the device, or a choice that stays after a reload', async ({
+  page,
+  shoot,
+  externalRequests,
+}) => {
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.goto('/#/settings');
+  const root = page.locator('html');
+  await expect(root).toHaveAttribute('data-theme', 'dark');
+  const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  const darkBackground = await background();
+  const appearance = page.getByRole('group', { name: 'Appearance' });
+  await expect(appearance.getByRole('radio', { name: 'Same as this device' })).toBeChecked();
+
+  await appearance.getByRole('radio', { name: 'Light' }).check();
+  await expect(root).toHaveAttribute('data-theme', 'light');
+  expect(await background()).not.toBe(darkBackground);
+  await page.reload();
+  await expect(root).toHaveAttribute('data-theme', 'light');
+  await expect(
+    page.getByRole('group', { name: 'Appearance' }).getByRole('radio', { name: 'Light' }),
+  ).toBeChecked();
+
+  // Back to the device's choice: it follows the system live.
+  await page
+    .getByRole('group', { name: 'Appearance' })
+    .getByRole('radio', { name: 'Same as this device' })
+    .check();
+  await expect(root).toHaveAttribute('data-theme', 'dark');
+  await page.emulateMedia({ colorScheme: 'light' });
+  await expect(root).toHaveAttribute('data-theme', 'light');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.getByRole('group', { name: 'Appearance' }).scrollIntoViewIfNeeded();
+  await shoot(page, 'settings-appearance-390x844');
+  expect(externalRequests).toEqual([]);
+});
