@@ -389,3 +389,30 @@ test.describe('crash safety', () => {
     expect(externalRequests).toEqual([]);
   });
 });
+
+test('U163: Copy puts what the reader sees on the clipboard, for a reply and for a message of mine', async ({
+  page,
+  context,
+  externalRequests,
+}) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.goto('/#/chat');
+  await createAgent(page, 'Juniper');
+  await loadScriptedModel(page);
+  await script(page, reply('Here is **bold** advice: drink water.'));
+  await send(page, 'Any advice?');
+  const bubble = page.getByTestId('assistant-message').last();
+  await expect(bubble).toContainText('drink water');
+  await bubble.getByRole('button', { name: 'Copy message from Juniper' }).click();
+  await expect(bubble.getByRole('button', { name: 'Copied' })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
+    'Here is bold advice: drink water.',
+  );
+  await page
+    .getByTestId('user-message')
+    .last()
+    .getByRole('button', { name: 'Copy message from you' })
+    .click();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('Any advice?');
+  expect(externalRequests).toEqual([]);
+});
