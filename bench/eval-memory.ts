@@ -1,15 +1,25 @@
 /**
  * `npm run eval:memory -- --data <file> [--out <result.json>] [--budgets 1500,3000]
- * [--k 5,10,25] [--embedder <local model dir> | --no-embedder]`
+ * [--k 5,10,25] [--embedder <local model dir> | --no-embedder] [--path live|side|both]`
  *
  * Scores Loci's memory on a LoCoMo-format file without an LLM (docs/spec/eval.md): evidence
- * recall of `conversation_search` in each search mode, and whether each context strategy's
- * prompt holds the evidence. Prints a Markdown table; writes the JSON with `--out`.
+ * recall of `conversation_search` in each search mode, whether each context strategy's prompt
+ * holds the evidence, and what each turn costs an engine. The default path is `live` (V27): the
+ * conversation runs through the app's turn loop with a scripted engine. `side` is the older
+ * direct replay, kept for the comparison table (`both` runs the two). Prints Markdown tables;
+ * writes the JSON with `--out`.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { createAgentRecord } from '../src/core/agent/create-agent-record';
-import { evaluateConversation, type EvalPlan } from '../src/core/eval/evaluate-conversation';
+import {
+  evaluateConversation,
+  type ConversationSummary,
+  type EvalPlan,
+} from '../src/core/eval/evaluate-conversation';
+import { costKey, evaluateLive, type CostRecord } from '../src/core/eval/evaluate-live';
+import { summarizeCost } from '../src/core/eval/turn-cost/turn-cost-meter';
+import type { Tokenizer } from '../src/core/ports/tokenizer';
 import { parseLocomo } from '../src/core/eval/parse-locomo';
 import { EVAL_STRATEGIES } from '../src/core/eval/question-context';
 import { RecallTally } from '../src/core/eval/recall-tally';
@@ -17,11 +27,18 @@ import type { Embedder } from '../src/core/ports/embedder';
 import type { SearchMode } from '../src/core/ports/memory-search';
 import { createToolRegistry } from '../src/core/tools/tool-registry';
 import type { EpochMs } from '../src/core/units';
-import { buildEvalResult, evalMarkdown, type EvalResult } from './eval/eval-report';
+import {
+  buildEvalResult,
+  comparisonMarkdown,
+  evalMarkdown,
+  type CostFigures,
+  type EvalResult,
+} from './eval/eval-report';
 import {
   FIXTURE_MODEL_DIR,
   conversationRuntime,
   createLlama3Tokenizer,
+  liveReplayDeps,
   loadLocalEmbedder,
 } from './eval/eval-runtime';
 
@@ -32,7 +49,11 @@ export interface EvalArgs {
   ks: number[];
   embedder: string | null;
   quiet: boolean;
+  path: EvalPath;
 }
+
+/** `live`: through the turn loop (default); `side`: the direct replay; `both`: the two. */
+export type EvalPath = 'live' | 'side' | 'both';
 
 function numbers(value: string | undefined, flag: string): number[] {
   const list = (value ?? '').split(',').map((s) => Number(s.trim()));
@@ -50,6 +71,7 @@ export function parseEvalArgs(argv: readonly string[]): EvalArgs {
     ks: [5, 10, 25],
     embedder: FIXTURE_MODEL_DIR,
     quiet: false,
+    path: 'live',
   };
   for (let i = 0; i < argv.length; i += 1) {
     const flag = argv[i];
@@ -78,6 +100,13 @@ export function parseEvalArgs(argv: readonly string[]): EvalArgs {
       case '--no-embedder':
         args.embedder = null;
         break;
+      case '--path':
+        if (value !== 'live' && value !== 'side' && value !== 'both') {
+          throw new Error('--path takes live, side or both.');
+        }
+        args.path = value;
+        i += 1;
+        break;
       case '--quiet':
         args.quiet = true;
         break;
@@ -85,7 +114,7 @@ export function parseEvalArgs(argv: readonly string[]): EvalArgs {
         break;
       default:
         throw new Error(
-          `Unknown option ${flag}. Usage: eval:memory -- --data <file> [--out <json>] [--budgets 1500,3000] [--k 5,10,25] [--embedder <dir> | --no-embedder]`,
+          `Unknown option ${flag}. Usage: eval:memory -- --data <file> [--out <json>] [--budgets 1500,3000] [--k 5,10,25] [--embedder <dir> | --no-embedder] [--path live|side|both]`,
         );
     }
   }
@@ -93,7 +122,111 @@ export function parseEvalArgs(argv: readonly string[]): EvalArgs {
   return args;
 }
 
-/** Runs the whole evaluation; returns the result JSON and its table. */
+interface EvalContext {
+  args: EvalArgs;
+  dataset: ReturnType<typeof parseLocomo>;
+  tokenizer: Tokenizer;
+  embedder: Embedder | null;
+  plan: EvalPlan;
+  log: (line: string) => void;
+}
+
+function meta(ctx: EvalContext) {
+  return {
+    dataset: ctx.dataset.name,
+    tokenizer: ctx.tokenizer.name,
+    embedder: ctx.embedder ? ctx.embedder.modelId : 'none',
+    conversations: ctx.dataset.conversations.length,
+  };
+}
+
+function logSummary(ctx: EvalContext, summary: ConversationSummary, seconds: number): void {
+  ctx.log(
+    `${summary.id}: ${summary.turns} turns, ${summary.questions} questions (${summary.skipped} without known evidence), ` +
+      `memgpt flushes ${JSON.stringify(summary.flushes)}, problems ${JSON.stringify(summary.problems)}, ${seconds.toFixed(1)} s`,
+  );
+}
+
+/** The side path: the direct replay and its own memgpt loop (kept for the comparison table). */
+async function runSidePath(ctx: EvalContext): Promise<EvalResult> {
+  const tally = new RecallTally();
+  const tools = createToolRegistry().specs([]);
+  for (const conversation of ctx.dataset.conversations) {
+    const first = conversation.turns[0]?.at ?? 0;
+    const last = conversation.turns[conversation.turns.length - 1]?.at ?? 0;
+    const runtime = await conversationRuntime(
+      ctx.embedder,
+      ctx.tokenizer,
+      () => (last + 60_000) as EpochMs,
+    );
+    const { agent } = createAgentRecord({
+      id: `eval-${conversation.id}`,
+      name: conversation.speakers[1],
+      now: first as EpochMs,
+    });
+    const t0 = Date.now();
+    let lastStage = '';
+    const summary = await evaluateConversation(
+      conversation,
+      agent,
+      ctx.plan,
+      {
+        ...runtime,
+        tools,
+        onProgress: (stage) => {
+          if (stage !== lastStage)
+            ctx.log(
+              `  side ${conversation.id}: ${stage} (${((Date.now() - t0) / 1000).toFixed(1)} s)`,
+            );
+          lastStage = stage;
+        },
+      },
+      tally,
+    );
+    await runtime.close();
+    logSummary(ctx, summary, (Date.now() - t0) / 1000);
+  }
+  return { path: 'side', ...buildEvalResult(meta(ctx), tally, ctx.plan) };
+}
+
+/** The live path (V27–V31): the turn loop, a fork per question, and the turn-cost meter. */
+async function runLivePath(ctx: EvalContext): Promise<EvalResult> {
+  const tally = new RecallTally();
+  const costs = new Map<string, CostRecord>();
+  for (const conversation of ctx.dataset.conversations) {
+    const last = conversation.turns[conversation.turns.length - 1]?.at ?? 0;
+    const deps = liveReplayDeps(ctx.embedder, ctx.tokenizer, () => (last + 60_000) as EpochMs);
+    const t0 = Date.now();
+    let lastStage = '';
+    const summary = await evaluateLive(
+      conversation,
+      ctx.plan,
+      {
+        ...deps,
+        onProgress: (stage) => {
+          if (stage !== lastStage)
+            ctx.log(`  ${conversation.id}: ${stage} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+          lastStage = stage;
+        },
+      },
+      tally,
+      costs,
+    );
+    logSummary(ctx, summary, (Date.now() - t0) / 1000);
+  }
+  const cost: Record<string, Record<string, CostFigures>> = {};
+  for (const strategy of ctx.plan.strategies) {
+    const row: Record<string, CostFigures> = {};
+    for (const budget of ctx.plan.budgets) {
+      const record = costs.get(costKey(strategy, budget));
+      if (record) row[String(budget)] = { ...summarizeCost(record.turns), flushes: record.flushes };
+    }
+    cost[strategy] = row;
+  }
+  return { path: 'live', ...buildEvalResult(meta(ctx), tally, ctx.plan), cost };
+}
+
+/** Runs the whole evaluation; returns the result JSON and its tables. */
 export async function runMemoryEval(
   args: EvalArgs,
 ): Promise<{ result: EvalResult; table: string }> {
@@ -107,56 +240,14 @@ export async function runMemoryEval(
   // Without an embedder vector mode scores 0 (empty pages) and hybrid is the lexical ranking.
   const modes: SearchMode[] = ['lexical', 'vector', 'hybrid'];
   const plan: EvalPlan = { modes, ks: args.ks, strategies: EVAL_STRATEGIES, budgets: args.budgets };
-  const tally = new RecallTally();
-  const tools = createToolRegistry().specs([]);
-  for (const conversation of dataset.conversations) {
-    const first = conversation.turns[0]?.at ?? 0;
-    const last = conversation.turns[conversation.turns.length - 1]?.at ?? 0;
-    const runtime = await conversationRuntime(
-      embedder,
-      tokenizer,
-      () => (last + 60_000) as EpochMs,
-    );
-    const { agent } = createAgentRecord({
-      id: `eval-${conversation.id}`,
-      name: conversation.speakers[1],
-      now: first as EpochMs,
-    });
-    const t0 = Date.now();
-    let lastStage = '';
-    const summary = await evaluateConversation(
-      conversation,
-      agent,
-      plan,
-      {
-        ...runtime,
-        tools,
-        onProgress: (stage) => {
-          if (stage !== lastStage)
-            log(`  ${conversation.id}: ${stage} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
-          lastStage = stage;
-        },
-      },
-      tally,
-    );
-    await runtime.close();
-    log(
-      `${conversation.id}: ${summary.turns} turns, ${summary.questions} questions (${summary.skipped} without known evidence), ` +
-        `memgpt flushes ${JSON.stringify(summary.flushes)}, planner problems ${JSON.stringify(summary.problems)}, ${((Date.now() - t0) / 1000).toFixed(1)} s`,
-    );
-  }
-  const result = buildEvalResult(
-    {
-      dataset: dataset.name,
-      tokenizer: tokenizer.name,
-      embedder: embedder ? embedder.modelId : 'none',
-      conversations: dataset.conversations.length,
-    },
-    tally,
-    plan,
-  );
+  const ctx: EvalContext = { args, dataset, tokenizer, embedder, plan, log };
+  const side = args.path === 'live' ? null : await runSidePath(ctx);
+  const live = args.path === 'side' ? null : await runLivePath(ctx);
   log(`done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  return { result, table: evalMarkdown(result, plan) };
+  const result: EvalResult = live ? { ...live, ...(side ? { side_path: side } : {}) } : side!;
+  const tables = [evalMarkdown(result, plan)];
+  if (live && side) tables.push('', comparisonMarkdown(side, live, plan));
+  return { result, table: tables.join('\n') };
 }
 
 async function main(): Promise<void> {

@@ -5,10 +5,11 @@ import { parseEvalArgs, runMemoryEval } from '../eval-memory';
 const tiny = fileURLToPath(new URL('../../tests/fixtures/eval/tiny-locomo.json', import.meta.url));
 
 describe('eval:memory on a tiny LoCoMo-format file (fixture embedder, real adapters)', () => {
-  it('V11: the JSON has exactly the issue keys, every mode, strategy and budget', async () => {
+  it('V11 V30: the JSON has exactly the issue keys, every mode, strategy and budget, on the live path', async () => {
     const args = parseEvalArgs(['--data', tiny, '--budgets', '300,900', '--k', '1,5', '--quiet']);
     const { result, table } = await runMemoryEval(args);
     expect(Object.keys(result)).toEqual([
+      'path',
       'dataset',
       'tokenizer',
       'embedder',
@@ -17,7 +18,9 @@ describe('eval:memory on a tiny LoCoMo-format file (fixture embedder, real adapt
       'retrieval',
       'context',
       'by_category',
+      'cost',
     ]);
+    expect(result.path).toBe('live');
     expect(result.dataset).toBe('tiny-locomo.json');
     expect(result.embedder).toBe('loci-fixture-embed');
     expect(result.tokenizer).toMatch(/llama3/);
@@ -35,6 +38,39 @@ describe('eval:memory on a tiny LoCoMo-format file (fixture embedder, real adapt
     expect(Object.keys(result.context.window!)).toEqual(['300', '900', '300_all', '900_all']);
     expect(Object.keys(result.by_category).sort()).toEqual(['multi_hop', 'single_hop', 'temporal']);
     expect(table).toMatch(/\| hybrid \|/);
+    // V30: the cost of every strategy at every budget, from the same replay.
+    expect(Object.keys(result.cost!)).toEqual(['memgpt', 'forgetting', 'recency', 'window']);
+    const cost = result.cost!.memgpt!['300']!;
+    expect(Object.keys(cost)).toEqual([
+      'turns',
+      'steps_per_turn',
+      'full_prompt_mean',
+      'new_tokens_mean',
+      'prefill_webllm_mean',
+      'prefill_lcp_mean',
+      'prefill_webllm_p95',
+      'prefill_lcp_p95',
+      'flushes',
+    ]);
+    // The fixture's first speaker speaks four times: four turns of the loop, one step each.
+    expect(cost.turns).toBe(4);
+    expect(cost.steps_per_turn).toBe(1);
+    expect(cost.prefill_lcp_mean).toBeLessThanOrEqual(cost.full_prompt_mean);
+    expect(cost.new_tokens_mean).toBeLessThan(cost.full_prompt_mean);
+    expect(table).toMatch(/\| cost per turn \(live\)/);
+  });
+
+  it('V31: --path both adds the side path and a comparison table', async () => {
+    const { result, table } = await runMemoryEval(
+      parseEvalArgs(['--data', tiny, '--budgets', '900', '--k', '5', '--path', 'both', '--quiet']),
+    );
+    expect(result.path).toBe('live');
+    expect(result.side_path?.path).toBe('side');
+    expect(result.side_path?.cost).toBeUndefined();
+    expect(table).toMatch(/\| figure \| side path \| live path \|/);
+    expect(() => parseEvalArgs(['--data', tiny, '--path', 'sideways'])).toThrow(
+      /live, side or both/,
+    );
   });
 
   it('V5/V7: the 8-turn conversation is found lexically and fits whole at 900 tokens', async () => {

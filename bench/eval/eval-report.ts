@@ -1,9 +1,10 @@
 /**
- * The result of `npm run eval:memory`: the JSON the issue fixes (top-level keys `dataset`,
- * `tokenizer`, `embedder`, `conversations`, `questions`, `retrieval`, `context`, `by_category`)
- * and the Markdown table printed beside it. "any" figures are the headline (`recall@k`, and the
- * budget keys of `context`); "all evidence" figures sit beside them (`all_recall@k`,
- * `<budget>_all`).
+ * The result of `npm run eval:memory`: the JSON the issue fixes (top-level keys `path`,
+ * `dataset`, `tokenizer`, `embedder`, `conversations`, `questions`, `retrieval`, `context`,
+ * `by_category`, and on the live path `cost`; `side_path` holds the side path's figures when
+ * both ran) and the Markdown tables printed beside it. "any" figures are the headline
+ * (`recall@k`, and the budget keys of `context`); "all evidence" figures sit beside them
+ * (`all_recall@k`, `<budget>_all`). docs/eval-results.md documents the contract.
  */
 import {
   contextFigure,
@@ -12,7 +13,15 @@ import {
 } from '../../src/core/eval/evaluate-conversation';
 import type { RecallTally } from '../../src/core/eval/recall-tally';
 
-export interface EvalResult {
+import type { CostSummary } from '../../src/core/eval/turn-cost/turn-cost-meter';
+
+/** `cost.<strategy>["<budget>"]`: per-turn means and p95 over the replay, and its flushes. */
+export interface CostFigures extends CostSummary {
+  flushes: number;
+}
+
+/** The figures of one path. */
+export interface EvalFigures {
   dataset: string;
   tokenizer: string;
   embedder: string;
@@ -28,6 +37,15 @@ export interface EvalResult {
       context: Record<string, Record<string, number>>;
     }
   >;
+}
+
+export interface EvalResult extends EvalFigures {
+  /** Which replay the figures come from (V27): `live` is the default and the reported one. */
+  path: 'live' | 'side';
+  /** Live path only: what a turn costs an engine, per strategy and budget (V26, V30). */
+  cost?: Record<string, Record<string, CostFigures>>;
+  /** The side path's figures, when both ran (`--path both`). */
+  side_path?: EvalResult;
 }
 
 function figures(tally: RecallTally, plan: EvalPlan, category: string) {
@@ -57,7 +75,7 @@ export function buildEvalResult(
   meta: { dataset: string; tokenizer: string; embedder: string; conversations: number },
   tally: RecallTally,
   plan: EvalPlan,
-): EvalResult {
+): EvalFigures {
   const probe =
     plan.modes[0] && plan.ks[0] !== undefined
       ? retrievalFigure(plan.modes[0], 'any', plan.ks[0])
@@ -95,7 +113,7 @@ const pct = (x: number | undefined) => (x === undefined ? '–' : x.toFixed(3));
 export function evalMarkdown(result: EvalResult, plan: EvalPlan): string {
   const lines: string[] = [];
   lines.push(
-    `Memory eval — ${result.dataset}: ${result.conversations} conversations, ${result.questions} questions; tokenizer ${result.tokenizer}; embedder ${result.embedder}`,
+    `Memory eval (${result.path} path) — ${result.dataset}: ${result.conversations} conversations, ${result.questions} questions; tokenizer ${result.tokenizer}; embedder ${result.embedder}`,
     '',
     `| retrieval (any / all evidence) | ${plan.ks.map((k) => `@${k}`).join(' | ')} |`,
     `|---|${plan.ks.map(() => '---').join('|')}|`,
@@ -128,6 +146,45 @@ export function evalMarkdown(result: EvalResult, plan: EvalPlan): string {
     lines.push(
       `| ${name} | ${cat.questions} | ${plan.modes.map((m) => pct(cat.retrieval[m]?.[`recall@${k}`])).join(' | ')} | ${plan.strategies.map((s) => pct(cat.context[s]?.[String(budget)])).join(' | ')} |`,
     );
+  }
+  if (result.cost) {
+    lines.push(
+      '',
+      `| cost per turn (${result.path}) | budget | turns | steps/turn | full prompt | new tokens | prefill web-llm | prefill LCP | web-llm p95 | LCP p95 | flushes |`,
+      '|---|---|---|---|---|---|---|---|---|---|---|',
+    );
+    for (const strategy of plan.strategies) {
+      for (const b of plan.budgets) {
+        const c = result.cost[strategy]?.[String(b)];
+        if (!c) continue;
+        lines.push(
+          `| ${strategy} | ${b} | ${c.turns} | ${c.steps_per_turn} | ${c.full_prompt_mean} | ${c.new_tokens_mean} | ${c.prefill_webllm_mean} | ${c.prefill_lcp_mean} | ${c.prefill_webllm_p95} | ${c.prefill_lcp_p95} | ${c.flushes} |`,
+        );
+      }
+    }
+  }
+  return lines.join('\n');
+}
+
+/** The side path against the live path, headline figures (any evidence). */
+export function comparisonMarkdown(side: EvalFigures, live: EvalFigures, plan: EvalPlan): string {
+  const lines = ['| figure | side path | live path |', '|---|---|---|'];
+  for (const mode of plan.modes) {
+    for (const k of plan.ks) {
+      const key = `recall@${k}`;
+      lines.push(
+        `| ${mode} ${key} | ${pct(side.retrieval[mode]?.[key])} | ${pct(live.retrieval[mode]?.[key])} |`,
+      );
+    }
+  }
+  for (const strategy of plan.strategies) {
+    for (const b of plan.budgets) {
+      for (const key of [String(b), `${b}_all`]) {
+        lines.push(
+          `| ${strategy} context ${key} | ${pct(side.context[strategy]?.[key])} | ${pct(live.context[strategy]?.[key])} |`,
+        );
+      }
+    }
   }
   return lines.join('\n');
 }

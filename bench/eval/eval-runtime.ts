@@ -25,6 +25,7 @@ import type { Embedder } from '../../src/core/ports/embedder';
 import type { IdSource } from '../../src/core/ports/clock';
 import type { Tokenizer } from '../../src/core/ports/tokenizer';
 import { createMemorySearch, type LociMemorySearch } from '../../src/core/search/memory-search';
+import { liveReplayDeps } from '../../src/testing/live-replay-host';
 import type { EpochMs } from '../../src/core/units';
 
 /** The committed fixture model folder (the default `--embedder`). */
@@ -119,3 +120,5 @@ export async function conversationRuntime(
 }
 
 export { createLlama3Tokenizer };
+
+export { liveReplayDeps };

@@ -50,6 +50,30 @@ export class InMemoryStore implements MemoryStore {
   /** When set, the next `apply` throws this instead of writing (crash tests). */
   failNextApply: AppError | null = null;
 
+  /**
+   * An independent copy of everything stored: writes to either side never reach the other (the
+   * memory evaluation asks each question on a fork of the replayed state).
+   */
+  fork(): InMemoryStore {
+    const copy = new InMemoryStore();
+    for (const [id, agent] of this.agents) copy.agents.set(id, clone(agent));
+    for (const [key, block] of this.blocks) copy.blocks.set(key, clone(block));
+    copy.history.push(...this.history);
+    // Stored messages change in place only in `inContext`: a shallow copy of each suffices.
+    for (const [agentId, list] of this.byAgent) {
+      const mine = list.map((m) => ({ ...m }));
+      copy.byAgent.set(agentId, mine);
+      for (const m of mine) copy.messages.set(m.id, m);
+    }
+    copy.summaries.push(...this.summaries);
+    for (const [id, passage] of this.passages) copy.passages.set(id, passage);
+    for (const [id, doc] of this.documents) copy.documents.set(id, doc);
+    for (const [id, turn] of this.turns) copy.turns.set(id, turn);
+    copy.steps.push(...this.steps);
+    for (const [key, value] of this.settings) copy.settings.set(key, clone(value));
+    return copy;
+  }
+
   apply(changes: ChangeSet): Promise<Applied> {
     if (this.failNextApply) {
       const error = this.failNextApply;

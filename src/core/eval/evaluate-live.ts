@@ -1,0 +1,124 @@
+/**
+ * Scores one conversation on the live path (V27–V31): replays it through the turn loop once per
+ * strategy and budget ({@link replayLive}), scores `conversation_search` in each mode on the
+ * first replay's store (search does not depend on the strategy), asks every scored question on a
+ * fork of each replay ({@link askOnFork}) and reads context recall from its first planned
+ * prompt, and keeps each replay's turn-cost meter for the `cost` table.
+ */
+import type { StrategyName } from '../model';
+import type { Tokens } from '../units';
+import { ADVERSARIAL_CATEGORY, CATEGORY_NAMES, type EvalConversation } from './eval-dataset';
+import {
+  contextFigure,
+  retrievalFigure,
+  scoredQuestion,
+  type ConversationSummary,
+  type EvalPlan,
+} from './evaluate-conversation';
+import { evidenceInPrompt } from './evidence-in-prompt';
+import { evidenceRanks, foundWithin } from './evidence-ranks';
+import { askOnFork, replayLive, type LiveReplayDeps } from './live-replay';
+import type { RecallTally } from './recall-tally';
+import type { MeteredTurn } from './turn-cost/turn-cost-meter';
+import type { EpochMs } from '../units';
+
+export interface LiveEvaluateDeps extends LiveReplayDeps {
+  onProgress?: (stage: string, done: number, total: number) => void;
+}
+
+/** Metered turns and flushes of one strategy at one budget, gathered over conversations. */
+export interface CostRecord {
+  turns: MeteredTurn[];
+  flushes: number;
+}
+
+export const costKey = (strategy: StrategyName, budget: Tokens): string => `${strategy}.${budget}`;
+
+export async function evaluateLive(
+  conversation: EvalConversation,
+  plan: EvalPlan,
+  deps: LiveEvaluateDeps,
+  tally: RecallTally,
+  costs: Map<string, CostRecord>,
+): Promise<ConversationSummary> {
+  const progress = deps.onProgress;
+  const known = new Set(conversation.turns.map((t) => t.id));
+  const nonAdversarial = conversation.questions.filter((q) => q.category !== ADVERSARIAL_CATEGORY);
+  const questions = nonAdversarial.filter((q) => scoredQuestion(conversation, q));
+  const summary: ConversationSummary = {
+    id: conversation.id,
+    turns: conversation.turns.length,
+    questions: questions.length,
+    skipped: nonAdversarial.length - questions.length,
+    problems: {},
+    flushes: {},
+  };
+  const category = (c: number) => CATEGORY_NAMES[c] ?? `category_${c}`;
+  const depth = Math.max(...plan.ks, 1);
+  const textOf = new Map(conversation.turns.map((t) => [t.id, t.text]));
+  const last = conversation.turns[conversation.turns.length - 1];
+  const askedAt = ((last?.at ?? 0) + 60_000) as EpochMs;
+  let searched = false;
+
+  for (const strategy of plan.strategies) {
+    for (const budget of plan.budgets) {
+      const key = costKey(strategy, budget);
+      const replay = await replayLive(conversation, strategy, budget, deps, (done, total) =>
+        progress?.(`replay ${key}`, done, total),
+      );
+      summary.flushes[key] = replay.flushes;
+      for (const [reason, n] of Object.entries(replay.problems)) {
+        summary.problems[`${key} replay ${reason}`] = n;
+      }
+      const cost = costs.get(key) ?? { turns: [], flushes: 0 };
+      cost.turns.push(...replay.meter.turns);
+      cost.flushes += replay.flushes;
+      costs.set(key, cost);
+
+      if (!searched) {
+        searched = true;
+        for (const mode of plan.modes) {
+          for (const [i, q] of questions.entries()) {
+            const page = await replay.world.search.search({
+              agentId: replay.agent.id,
+              text: q.question,
+              kinds: ['message'],
+              mode,
+              page: 1,
+              pageSize: depth,
+              roles: ['user', 'assistant'],
+            });
+            const ranked = page.hits.map((h) => replay.turnOfMessage.get(h.id) ?? h.id);
+            const ranks = evidenceRanks(
+              ranked,
+              q.evidence.filter((id) => known.has(id)),
+            );
+            for (const k of plan.ks) {
+              for (const rule of ['any', 'all'] as const) {
+                tally.add(
+                  retrievalFigure(mode, rule, k),
+                  category(q.category),
+                  foundWithin(ranks, k, rule),
+                );
+              }
+            }
+            progress?.(`retrieval ${mode}`, i + 1, questions.length);
+          }
+        }
+      }
+
+      for (const [i, q] of questions.entries()) {
+        const texts = q.evidence
+          .map((id) => textOf.get(id))
+          .filter((t): t is string => t !== undefined);
+        const asked = await askOnFork(replay, q.question, deps, askedAt);
+        if (asked.problem) summary.problems[key] = (summary.problems[key] ?? 0) + 1;
+        const found = evidenceInPrompt(asked.prompt, texts);
+        tally.add(contextFigure(strategy, budget, 'any'), category(q.category), found.any);
+        tally.add(contextFigure(strategy, budget, 'all'), category(q.category), found.all);
+        progress?.(`context ${key}`, i + 1, questions.length);
+      }
+    }
+  }
+  return summary;
+}
