@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createAgentFixture, reply, systemText } from '../../testing/agent-fixture';
 import type { CompletionRequest } from '../ports/llm-engine';
+import type { Message } from '../model';
+import type { MemorySearch, SearchHit, SearchQuery } from '../ports/memory-search';
+import { autoRecall } from './auto-recall';
 import { createAgentRecord } from './create-agent-record';
 import { runTurn } from './run-turn';
 import type { TurnEvent } from './turn-events';
@@ -30,7 +33,75 @@ async function seeded(autoRecall: boolean) {
   return fx;
 }
 
+/** A search that answers each query text with a fixed ranking of recall messages. */
+function rankedSearch(rankings: Record<string, string[]>): MemorySearch & { asked: string[] } {
+  const asked: string[] = [];
+  const hit = (id: string): SearchHit => {
+    const message: Message = {
+      id,
+      agentId: 'a',
+      seq: 1,
+      role: 'user',
+      text: `memory ${id}`,
+      at: 0,
+      inContext: false,
+      tokens: 0,
+    };
+    return { id, kind: 'message', score: 1, text: message.text, at: 0, message };
+  };
+  return {
+    asked,
+    search: (q: SearchQuery) => {
+      asked.push(q.text);
+      const hits = (rankings[q.text] ?? []).map(hit);
+      return Promise.resolve({ hits, total: hits.length, page: 1, pageSize: q.pageSize });
+    },
+    searchByDate: () => Promise.reject(new Error('unused')),
+    indexMessages: () => Promise.resolve(),
+    indexPassages: () => Promise.resolve(),
+    removePassages: () => Promise.resolve(),
+    loadAgent: () => Promise.resolve(),
+  };
+}
+
 describe('automatic recall', () => {
+  it('A11: the trigger’s own ranking leads; the search with the last reply adds to it (ADR 0093)', async () => {
+    const { agent } = createAgentRecord({ id: 'a', name: 'Loci', now: 0 });
+    const lastReply: Message = {
+      id: 'r',
+      agentId: 'a',
+      seq: 1,
+      role: 'assistant',
+      text: 'The chili plants like the warm window.',
+      toolCall: {
+        name: 'send_message',
+        arguments: { message: 'The chili plants like the warm window.' },
+      },
+      at: 0,
+      inContext: true,
+      tokens: 0,
+    };
+    const question = 'Where does my sister live?';
+    const search = rankedSearch({
+      [question]: ['sister', 'lisbon'],
+      [`${question}\n${lastReply.text}`]: ['chili-1', 'chili-2', 'lisbon', 'chili-3'],
+    });
+    const memories = await autoRecall({ agent, search, query: question, queue: [lastReply] });
+    expect(search.asked).toEqual([question, `${question}\n${lastReply.text}`]);
+    // Found by both searches first, then the trigger's own hit, then the context's hits.
+    expect(memories.map((m) => m.id)).toEqual([
+      'lisbon',
+      'sister',
+      'chili-1',
+      'chili-2',
+      'chili-3',
+    ]);
+    // Without a reply in the queue there is one search, the trigger alone.
+    const alone = rankedSearch({ [question]: ['sister'] });
+    await autoRecall({ agent, search: alone, query: question, queue: [] });
+    expect(alone.asked).toEqual([question]);
+  });
+
   it('A11: the trigger (plus the last reply) is the query; archival hits land in the memories section', async () => {
     const fx = await seeded(true);
     await runTurn(fx.deps, fx.agent.id, { type: 'user_message', text: 'Hello' });

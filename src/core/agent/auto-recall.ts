@@ -1,12 +1,14 @@
 /**
- * Automatic recall (A11, A12): before a turn, one hybrid search over recall and archival with
- * the trigger text plus a little recent context, leaving out what the prompt already holds.
+ * Automatic recall (A11, A12): before a turn, a hybrid search over recall and archival with
+ * the trigger text, and one with the trigger plus a little recent context, fused with the
+ * trigger's own ranking first (ADR 0093), leaving out what the prompt already holds.
  * The hits become rendered memory lines; the strategy fits them into `recallBudget`. This is
  * what makes memory work when a small model never calls a search tool.
  */
 import type { ContextMemory } from '../context/strategy';
 import type { Agent, Message } from '../model';
-import type { MemorySearch } from '../ports/memory-search';
+import type { MemorySearch, SearchHit } from '../ports/memory-search';
+import { RRF_K } from '../search/fuse-ranks';
 import { renderArchivalMemory, renderRecallMemory } from '../prompts/render-context';
 import type { Chars } from '../units';
 
@@ -16,6 +18,12 @@ export const RECALL_CANDIDATES = 100;
 export const RECALL_LINE_CHARS: Chars = 600;
 /** Recent context added to the query. */
 export const RECALL_CONTEXT_CHARS: Chars = 200;
+/**
+ * Weight of the search with the recent context beside the trigger's own search (weight 1) in
+ * their reciprocal-rank fusion: the context helps a reply such as "Yes, last Sunday!" but must
+ * not bury what a self-contained question asks for (ADR 0093).
+ */
+export const RECALL_CONTEXT_WEIGHT = 0.5;
 
 export interface AutoRecallInput {
   agent: Agent;
@@ -39,20 +47,41 @@ export function recallQuery(query: string, queue: readonly Message[]): string {
   return reply ? `${query}\n${clip(reply.text, RECALL_CONTEXT_CHARS)}` : query;
 }
 
+/** Reciprocal-rank fusion of the trigger's hits (weight 1) and the hits with context. */
+function fuseHits(own: readonly SearchHit[], context: readonly SearchHit[]): SearchHit[] {
+  const score = new Map<string, number>();
+  const hitOf = new Map<string, SearchHit>();
+  const add = (list: readonly SearchHit[], weight: number) =>
+    list.forEach((hit, i) => {
+      score.set(hit.id, (score.get(hit.id) ?? 0) + weight / (RRF_K + i + 1));
+      if (!hitOf.has(hit.id)) hitOf.set(hit.id, hit);
+    });
+  add(own, 1);
+  add(context, RECALL_CONTEXT_WEIGHT);
+  return [...hitOf.values()].sort((a, b) => (score.get(b.id) ?? 0) - (score.get(a.id) ?? 0));
+}
+
 /** The turn's recall candidates, best first (empty when `agent.autoRecall` is off). */
 export async function autoRecall(input: AutoRecallInput): Promise<ContextMemory[]> {
   if (!input.agent.autoRecall || input.query.trim() === '') return [];
-  const page = await input.search.search({
-    agentId: input.agent.id,
-    text: recallQuery(input.query, input.queue),
-    kinds: ['message', 'passage'],
-    mode: 'hybrid',
-    page: 1,
-    pageSize: RECALL_CANDIDATES,
-    exclude: input.queue.map((m) => m.id),
-  });
+  const ask = (text: string) =>
+    input.search.search({
+      agentId: input.agent.id,
+      text,
+      kinds: ['message', 'passage'],
+      mode: 'hybrid',
+      page: 1,
+      pageSize: RECALL_CANDIDATES,
+      exclude: input.queue.map((m) => m.id),
+    });
+  const own = await ask(input.query);
+  const withContext = recallQuery(input.query, input.queue);
+  const hits =
+    withContext === input.query
+      ? own.hits
+      : fuseHits(own.hits, (await ask(withContext)).hits).slice(0, RECALL_CANDIDATES);
   const memories: ContextMemory[] = [];
-  for (const hit of page.hits) {
+  for (const hit of hits) {
     if (hit.kind === 'message') {
       const message = hit.message;
       // Tool output and alerts are the loop's own chatter, not memories.
