@@ -4,7 +4,7 @@
  *
  * Scores Loci's memory on a LoCoMo-format file without an LLM (docs/spec/eval.md): evidence
  * recall of `conversation_search` in each search mode, whether each context strategy's prompt
- * holds the evidence, and what each turn costs an engine. The default path is `live` (V27): the
+ * holds the evidence, and what each turn costs an engine. The default path is `live` (V28): the
  * conversation runs through the app's turn loop with a scripted engine. `side` is the older
  * direct replay, kept for the comparison table (`both` runs the two). Prints Markdown tables;
  * writes the JSON with `--out`.
@@ -189,7 +189,7 @@ async function runSidePath(ctx: EvalContext): Promise<EvalResult> {
   return { path: 'side', ...buildEvalResult(meta(ctx), tally, ctx.plan) };
 }
 
-/** The live path (V27–V31): the turn loop, a fork per question, and the turn-cost meter. */
+/** The live path (V28–V32): the turn loop, a fork per question, and the turn-cost meter. */
 async function runLivePath(ctx: EvalContext): Promise<EvalResult> {
   const tally = new RecallTally();
   const costs = new Map<string, CostRecord>();

@@ -5,7 +5,7 @@ import { parseEvalArgs, runMemoryEval } from '../eval-memory';
 const tiny = fileURLToPath(new URL('../../tests/fixtures/eval/tiny-locomo.json', import.meta.url));
 
 describe('eval:memory on a tiny LoCoMo-format file (fixture embedder, real adapters)', () => {
-  it('V11 V30: the JSON has exactly the issue keys, every mode, strategy and budget, on the live path', async () => {
+  it('V11 V31: the JSON has exactly the issue keys, every mode, strategy and budget, on the live path', async () => {
     const args = parseEvalArgs(['--data', tiny, '--budgets', '300,900', '--k', '1,5', '--quiet']);
     const { result, table } = await runMemoryEval(args);
     expect(Object.keys(result)).toEqual([
@@ -38,7 +38,7 @@ describe('eval:memory on a tiny LoCoMo-format file (fixture embedder, real adapt
     expect(Object.keys(result.context.window!)).toEqual(['300', '900', '300_all', '900_all']);
     expect(Object.keys(result.by_category).sort()).toEqual(['multi_hop', 'single_hop', 'temporal']);
     expect(table).toMatch(/\| hybrid \|/);
-    // V30: the cost of every strategy at every budget, from the same replay.
+    // V31: the cost of every strategy at every budget, from the same replay.
     expect(Object.keys(result.cost!)).toEqual(['memgpt', 'forgetting', 'recency', 'window']);
     const cost = result.cost!.memgpt!['300']!;
     expect(Object.keys(cost)).toEqual([
@@ -60,7 +60,7 @@ describe('eval:memory on a tiny LoCoMo-format file (fixture embedder, real adapt
     expect(table).toMatch(/\| cost per turn \(live\)/);
   });
 
-  it('V31: --path both adds the side path and a comparison table', async () => {
+  it('V32: --path both adds the side path and a comparison table', async () => {
     const { result, table } = await runMemoryEval(
       parseEvalArgs(['--data', tiny, '--budgets', '900', '--k', '5', '--path', 'both', '--quiet']),
     );

@@ -40,9 +40,9 @@ export interface EvalFigures {
 }
 
 export interface EvalResult extends EvalFigures {
-  /** Which replay the figures come from (V27): `live` is the default and the reported one. */
+  /** Which replay the figures come from (V28): `live` is the default and the reported one. */
   path: 'live' | 'side';
-  /** Live path only: what a turn costs an engine, per strategy and budget (V26, V30). */
+  /** Live path only: what a turn costs an engine, per strategy and budget (V26, V31). */
   cost?: Record<string, Record<string, CostFigures>>;
   /** The side path's figures, when both ran (`--path both`). */
   side_path?: EvalResult;

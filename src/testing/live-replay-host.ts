@@ -1,5 +1,5 @@
 /**
- * The host of the live replay (V27) for the CLI and the tests: every world is an in-memory
+ * The host of the live replay (V28) for the CLI and the tests: every world is an in-memory
  * store (the unit tests' store, through the MemoryStore port) with the app's search over
  * MiniSearch BM25 and the in-process vector index, its message vectors persisted beside it; a
  * fork copies the store and the vectors and loads a new search from them, as the app does when

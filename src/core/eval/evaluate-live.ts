@@ -1,5 +1,5 @@
 /**
- * Scores one conversation on the live path (V27–V31): replays it through the turn loop once per
+ * Scores one conversation on the live path (V28–V32): replays it through the turn loop once per
  * strategy and budget ({@link replayLive}), scores `conversation_search` in each mode on the
  * first replay's store (search does not depend on the strategy), asks every scored question on a
  * fork of each replay ({@link askOnFork}) and reads context recall from its first planned

@@ -1,5 +1,5 @@
 /**
- * The live replay on a tiny hand-built conversation (V27–V29): the turns run through the real
+ * The live replay on a tiny hand-built conversation (V28–V30): the turns run through the real
  * turn loop, a fact told early reaches the planned prompt of a question turn, and a question's
  * turn changes neither the replayed state nor the next question.
  */
@@ -51,14 +51,14 @@ const deps = () =>
   liveReplayDeps(null, createEstimateTokenizer(), () => (START + 30 * DAY) as EpochMs);
 
 describe('the live replay', () => {
-  it('V27: groups turns into loop turns; a session the agent opens starts with a session start', () => {
+  it('V28: groups turns into loop turns; a session the agent opens starts with a session start', () => {
     const rounds = replayRounds(conversation());
     expect(rounds[0]).toMatchObject({ user: { id: 'D1:1' }, replies: [{ id: 'D1:2' }] });
     const opened = rounds.find((r) => r.user === null);
     expect(opened?.replies.map((t) => t.id)).toEqual(['D4:1']);
   });
 
-  it('V27 V28: replays through runTurn with the speakers as names, and a fact told early is in a question turn’s planned prompt', async () => {
+  it('V28 V29: replays through runTurn with the speakers as names, and a fact told early is in a question turn’s planned prompt', async () => {
     const c = conversation();
     const d = deps();
     const replay = await replayLive(c, 'memgpt', 500, d);
@@ -89,7 +89,7 @@ describe('the live replay', () => {
     expect(asked.prompt).toContain('Where does my sister Noor live now?');
   });
 
-  it('V29: a question’s turn changes neither the replayed state nor the next question', async () => {
+  it('V30: a question’s turn changes neither the replayed state nor the next question', async () => {
     const c = conversation();
     const d = deps();
     const replay = await replayLive(c, 'memgpt', 500, d);

@@ -1,5 +1,5 @@
 /**
- * The live replay of the memory evaluation (V27–V31, ADR 0092): a conversation is fed to the
+ * The live replay of the memory evaluation (V28–V32, ADR 0092): a conversation is fed to the
  * same code the chat runs. The first speaker's turns are user triggers of {@link runTurn}; the
  * other speaker's turns are what the model answers — a scripted engine returns the JSON step a
  * model would write (`send_message` with that turn's text). The queue manager, eviction, the
@@ -172,7 +172,7 @@ async function createReplayAgent(
   return { agent, window };
 }
 
-/** Replays `conversation` through the live loop with `strategy` at `budget` (V27). */
+/** Replays `conversation` through the live loop with `strategy` at `budget` (V28). */
 export async function replayLive(
   conversation: EvalConversation,
   strategy: StrategyName,
@@ -275,7 +275,7 @@ export interface QuestionPlan {
 
 /**
  * Asks `question` as the user's next message, a minute after the conversation ended, on a fork
- * of the replayed state (V28): the question's turn — its trigger, any flush and recall — runs in
+ * of the replayed state (V29): the question's turn — its trigger, any flush and recall — runs in
  * the live loop, and the prompt of its first step is returned. The fork is dropped afterwards,
  * so no question changes the state the next one meets.
  */

@@ -2,14 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { lightStem } from './light-stem';
 
 describe('lightStem', () => {
-  it('V14: inflections of one verb share a term', () => {
+  it('V27: inflections of one verb share a term', () => {
     expect(new Set(['painting', 'painted', 'paint'].map(lightStem))).toEqual(new Set(['paint']));
     expect(lightStem('hiking')).toBe(lightStem('hiked'));
     expect(lightStem('researching')).toBe(lightStem('research'));
     expect(lightStem('running')).toBe(lightStem('run'));
   });
 
-  it('V14: short words, names with capitals already folded, and non-Latin words stay whole', () => {
+  it('V27: short words, names with capitals already folded, and non-Latin words stay whole', () => {
     expect(lightStem('sing')).toBe('sing');
     expect(lightStem('coffee')).toBe('coffee');
     expect(lightStem('jon')).toBe('jon');
