@@ -1,3 +1,9 @@
+/**
+ * Memory search (R-rules, ADR 0071): the lifecycle of one agent's indexes — load, index,
+ * embed, re-embed — wired to the parts a newcomer looks for: documents and row meta
+ * (`search-docs.ts`), query analysis (`query-analysis.ts`), ranking and fusion
+ * (`search-ranking.ts`, `lexical-rerank.ts`, `fuse-ranks.ts`) and paging (`search-paging.ts`).
+ */
 import { AppError } from '../errors';
 import type { AgentId, Message, MessageRole, Passage } from '../model';
 import type { Clock } from '../ports/clock';
@@ -5,12 +11,17 @@ import type { Embedder } from '../ports/embedder';
 import type { LexicalDoc, LexicalIndex } from '../ports/lexical-index';
 import type { MemorySearch, SearchHit, SearchPage, SearchQuery } from '../ports/memory-search';
 import type { MemoryStore } from '../ports/memory-store';
-import type { VectorEntry, VectorIndex, VectorKind } from '../ports/vector-index';
-import type { EpochMs } from '../units';
-import { fuseRanks, RRF_K, type RankedId } from './fuse-ranks';
-import { hasVisibleText } from './has-visible-text';
-import { DEFAULT_RERANK, rerankLexical, type RerankMeta } from './lexical-rerank';
-import { analyzeQuery, mentionsTime } from './query-analysis';
+import type { VectorEntry, VectorIndex } from '../ports/vector-index';
+import { RRF_K } from './fuse-ranks';
+import { createDocBuilder, type SearchMeta } from './search-docs';
+import { checkPage, toPage } from './search-paging';
+import {
+  fuseLists,
+  lexicalRanking,
+  queryMatcher,
+  vectorRanking,
+  type RankingDeps,
+} from './search-ranking';
 import type { VectorStore } from './vector-store';
 
 /** Roles indexed for recall by default: tool results, system text and events are noise. */
@@ -85,22 +96,6 @@ export interface ReembedResult {
   complete: boolean;
 }
 
-interface Meta extends Partial<RerankMeta> {
-  kind: VectorKind;
-  at: EpochMs;
-  /** Message role or passage source type. */
-  tag: string;
-}
-
-function checkPage(page: number, pageSize: number): void {
-  if (!Number.isInteger(page) || page < 1 || !Number.isInteger(pageSize) || pageSize < 1) {
-    throw new AppError(
-      'invalid_argument',
-      `Search pages are 1-based integers (got page ${page}, size ${pageSize}).`,
-    );
-  }
-}
-
 /** Builds the {@link MemorySearch} over the given indexes; indexes hold one agent at a time. */
 export function createMemorySearch(deps: MemorySearchDeps): LociMemorySearch {
   const { store, lexical, clock } = deps;
@@ -111,7 +106,9 @@ export function createMemorySearch(deps: MemorySearchDeps): LociMemorySearch {
   const halfLife = deps.recencyHalfLifeMs ?? 30 * DAY_MS;
   const vectorDepth = deps.vectorDepth ?? DEFAULT_VECTOR_DEPTH;
   const semantic = deps.embedder !== null && deps.vectors !== null;
-  const meta = new Map<string, Meta>();
+  const meta = new Map<string, SearchMeta>();
+  const docs = createDocBuilder(roles, meta);
+  const { indexable, messageDoc, passageDoc, speakers } = docs;
   let active: AgentId | null = null;
   let generation = 0;
   let loading: Promise<void> | null = null;
@@ -130,58 +127,6 @@ export function createMemorySearch(deps: MemorySearchDeps): LociMemorySearch {
       if (!meta.has(d.id)) meta.set(d.id, { kind: d.kind, at: d.at, tag: d.tag });
     lexical.add(docs);
   }
-
-  /** Lower-cased author names of indexed messages (the user's display name, the agent's name). */
-  const speakers = new Set<string>();
-  /** The last message indexed, whose text becomes the next one's context. */
-  let lastMessage: { id: string; line: string; who: string } | null = null;
-  const authorLine = (m: Message): string => (m.author ? `${m.author}: ${m.text}` : m.text);
-  /** Messages the index holds: visible text of an indexed role (R13, R19). */
-  const indexable = (m: Message): boolean => roles.has(m.role) && hasVisibleText(m);
-  /**
-   * A message is indexed with its author's name and, when it replies to the other side, the turn
-   * it answers (ADR 0071, R20): a reply ("Yes, last Sunday!") is found by the question it
-   * answers, and "what did Caroline say" finds Caroline's turns. Only visible messages are
-   * indexed, so the live loop's tool steps between a user message and the reply do not break
-   * the link.
-   */
-  const messageDoc = (m: Message): LexicalDoc => {
-    const line = authorLine(m);
-    const previous = lastMessage;
-    const speaker = m.author?.toLowerCase();
-    if (speaker) speakers.add(speaker);
-    const who = m.role;
-    // Only a reply (the other side speaking) is linked to, and indexed with, the turn it answers.
-    const answered = previous && previous.who !== who ? previous : null;
-    meta.set(m.id, {
-      kind: 'message',
-      at: m.at,
-      tag: m.role,
-      speaker,
-      timeRef: mentionsTime(m.text),
-      prev: answered?.id,
-    });
-    if (answered) {
-      const before = meta.get(answered.id);
-      if (before) before.next = m.id;
-    }
-    lastMessage = { id: m.id, line, who };
-    const context = answered?.line ?? null;
-    return {
-      id: m.id,
-      kind: 'message',
-      text: context ? `${line}\n${context}` : line,
-      at: m.at,
-      tag: m.role,
-    };
-  };
-  const passageDoc = (p: Passage): LexicalDoc => ({
-    id: p.id,
-    kind: 'passage',
-    text: p.text,
-    at: p.at,
-    tag: p.source.type,
-  });
 
   async function embedMessages(agentId: AgentId, messages: Message[], gen: number): Promise<void> {
     const embedder = deps.embedder;
@@ -276,8 +221,7 @@ export function createMemorySearch(deps: MemorySearchDeps): LociMemorySearch {
     if (clearable.clear) clearable.clear();
     else if (meta.size > 0) lexical.remove([...meta.keys()]);
     meta.clear();
-    speakers.clear();
-    lastMessage = null;
+    docs.reset();
     await deps.vectors?.clear();
     pendingPassages = new Set();
     pendingMessages = new Set();
@@ -348,126 +292,38 @@ export function createMemorySearch(deps: MemorySearchDeps): LociMemorySearch {
     else if (loading) await loading;
   }
 
-  function matcher(q: SearchQuery): (id: string) => boolean {
-    const kinds = new Set(q.kinds);
-    const roleSet = q.roles ? new Set<string>(q.roles) : null;
-    const exclude = new Set(q.exclude ?? []);
-    return (id) => {
-      const m = meta.get(id);
-      if (!m || exclude.has(id) || !kinds.has(m.kind)) return false;
-      if (q.from !== undefined && m.at < q.from) return false;
-      if (q.to !== undefined && m.at > q.to) return false;
-      if (m.kind === 'message') return roleSet === null || roleSet.has(m.tag);
-      return q.sourceType === undefined || m.tag === q.sourceType;
-    };
-  }
-
-  async function vectorList(
-    q: SearchQuery,
-    keep: (id: string) => boolean,
-  ): Promise<{ id: string; score: number }[]> {
-    if (!semantic || !deps.embedder || !deps.vectors || q.text.trim() === '') return [];
-    const query = await deps.embedder.embedQuery(q.text);
-    const depth = Math.max(vectorDepth, q.page * q.pageSize);
-    const filtered =
-      q.roles || q.from !== undefined || q.to !== undefined || q.sourceType || q.exclude?.length;
-    const hits = await deps.vectors.search(query, {
-      k: filtered ? depth * 4 : depth,
-      kinds: q.kinds,
-    });
-    return hits.filter((h) => h.score > 0 && keep(h.id)).slice(0, depth);
-  }
-
-  async function toPage(
-    ranked: { id: string; score: number }[],
-    q: SearchQuery,
-    total = ranked.length,
-  ): Promise<SearchPage> {
-    const start = (q.page - 1) * q.pageSize;
-    const slice = ranked.slice(start, start + q.pageSize);
-    const messageIds = slice.filter((r) => meta.get(r.id)?.kind === 'message').map((r) => r.id);
-    const passageIds = slice.filter((r) => meta.get(r.id)?.kind === 'passage').map((r) => r.id);
-    const [messages, passages] = await Promise.all([
-      messageIds.length ? store.getMessages(messageIds) : Promise.resolve([]),
-      passageIds.length ? store.getPassages(passageIds) : Promise.resolve([]),
-    ]);
-    const byId = new Map<string, Message | Passage>();
-    for (const m of messages) byId.set(m.id, m);
-    for (const p of passages) byId.set(p.id, p);
-    const hits: SearchHit[] = [];
-    for (const r of slice) {
-      const record = byId.get(r.id);
-      if (!record) continue; // written to the index but deleted from the store since
-      const kind = meta.get(r.id)!.kind;
-      hits.push(
-        kind === 'message'
-          ? {
-              id: r.id,
-              kind,
-              score: r.score,
-              text: record.text,
-              at: record.at,
-              message: record as Message,
-            }
-          : {
-              id: r.id,
-              kind,
-              score: r.score,
-              text: record.text,
-              at: record.at,
-              passage: record as Passage,
-            },
-      );
-    }
-    return { hits, total, page: q.page, pageSize: q.pageSize };
-  }
+  const ranking: RankingDeps = {
+    lexical,
+    embedder: semantic ? deps.embedder : null,
+    vectors: semantic ? deps.vectors : null,
+    meta,
+    speakers,
+    lexicalDepth: LEXICAL_DEPTH,
+    vectorDepth,
+  };
 
   const search = async (q: SearchQuery): Promise<SearchPage> => {
     checkPage(q.page, q.pageSize);
     await ready(q.agentId);
-    const keep = matcher(q);
-    const lexicalPage = () => {
-      if (q.mode === 'vector' || q.text.trim() === '') return { hits: [], total: 0 };
-      const page = lexical.searchPage({
-        text: q.text,
-        k: Math.max(LEXICAL_DEPTH, q.page * q.pageSize),
-        kinds: q.kinds,
-        from: q.from,
-        to: q.to,
-        exclude: q.exclude,
-        tagsByKind: {
-          ...(q.roles ? { message: q.roles } : {}),
-          ...(q.sourceType ? { passage: [q.sourceType] } : {}),
-        },
-      });
-      const hits = rerankLexical(
-        page.hits.filter((h) => keep(h.id)),
-        analyzeQuery(q.text, speakers),
-        (id) => meta.get(id),
-        DEFAULT_RERANK,
-      );
-      return { hits, total: page.total };
-    };
+    const keep = queryMatcher(q, meta);
     switch (q.mode) {
       case 'lexical': {
-        const page = lexicalPage();
-        return toPage(page.hits, q, Math.max(page.total, page.hits.length));
+        const page = lexicalRanking(ranking, q, keep);
+        return toPage(page.hits, q, meta, store, Math.max(page.total, page.hits.length));
       }
       case 'vector':
-        return toPage(await vectorList(q, keep), q);
+        return toPage(await vectorRanking(ranking, q, keep), q, meta, store);
       case 'hybrid': {
-        const withAt = (list: { id: string }[]): RankedId[] =>
-          list.map((h) => ({ id: h.id, at: meta.get(h.id)!.at }));
-        const lexicalList = lexicalPage();
-        const fused = fuseRanks([withAt(lexicalList.hits), withAt(await vectorList(q, keep))], {
-          weights: [1, vectorWeight],
+        const lexicalList = lexicalRanking(ranking, q, keep);
+        const fused = fuseLists(lexicalList.hits, await vectorRanking(ranking, q, keep), meta, {
+          vectorWeight,
           now: clock.now(),
           recencyWeight,
-          recencyHalfLifeMs: halfLife,
+          halfLife,
         });
         // Lexical matches past the ranked depth are counted, not ranked (ADR 0101).
         const unranked = Math.max(0, lexicalList.total - lexicalList.hits.length);
-        return toPage(fused, q, fused.length + unranked);
+        return toPage(fused, q, meta, store, fused.length + unranked);
       }
     }
   };

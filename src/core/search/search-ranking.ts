@@ -1,0 +1,115 @@
+/**
+ * Ranking half of memory search: the query's filters, the lexical list (BM25, re-ranked by
+ * what the query asks: named speakers, "when", months — query-analysis.ts), the vector list,
+ * and their reciprocal-rank fusion with a recency term for `hybrid` (ADR 0071, 0101).
+ */
+import type { Embedder } from '../ports/embedder';
+import type { LexicalIndex } from '../ports/lexical-index';
+import type { SearchQuery } from '../ports/memory-search';
+import type { VectorIndex } from '../ports/vector-index';
+import type { EpochMs } from '../units';
+import { fuseRanks, type RankedId } from './fuse-ranks';
+import { DEFAULT_RERANK, rerankLexical } from './lexical-rerank';
+import { analyzeQuery } from './query-analysis';
+import type { SearchMeta } from './search-docs';
+
+export type Ranked = { id: string; score: number }[];
+
+/** Whether an indexed row passes the query's kinds, roles, source type, dates and exclusions. */
+export function queryMatcher(
+  q: SearchQuery,
+  meta: ReadonlyMap<string, SearchMeta>,
+): (id: string) => boolean {
+  const kinds = new Set(q.kinds);
+  const roleSet = q.roles ? new Set<string>(q.roles) : null;
+  const exclude = new Set(q.exclude ?? []);
+  return (id) => {
+    const m = meta.get(id);
+    if (!m || exclude.has(id) || !kinds.has(m.kind)) return false;
+    if (q.from !== undefined && m.at < q.from) return false;
+    if (q.to !== undefined && m.at > q.to) return false;
+    if (m.kind === 'message') return roleSet === null || roleSet.has(m.tag);
+    return q.sourceType === undefined || m.tag === q.sourceType;
+  };
+}
+
+export interface RankingDeps {
+  lexical: LexicalIndex;
+  /** Null when semantic search is off. */
+  embedder: Embedder | null;
+  vectors: VectorIndex | null;
+  meta: ReadonlyMap<string, SearchMeta>;
+  speakers: ReadonlySet<string>;
+  lexicalDepth: number;
+  vectorDepth: number;
+}
+
+/** The lexical list for `q` (empty in vector mode or for an empty query) and its match count. */
+export function lexicalRanking(
+  deps: RankingDeps,
+  q: SearchQuery,
+  keep: (id: string) => boolean,
+): { hits: Ranked; total: number } {
+  if (q.mode === 'vector' || q.text.trim() === '') return { hits: [], total: 0 };
+  const page = deps.lexical.searchPage({
+    text: q.text,
+    k: Math.max(deps.lexicalDepth, q.page * q.pageSize),
+    kinds: q.kinds,
+    from: q.from,
+    to: q.to,
+    exclude: q.exclude,
+    tagsByKind: {
+      ...(q.roles ? { message: q.roles } : {}),
+      ...(q.sourceType ? { passage: [q.sourceType] } : {}),
+    },
+  });
+  const hits = rerankLexical(
+    page.hits.filter((h) => keep(h.id)),
+    analyzeQuery(q.text, deps.speakers),
+    (id) => deps.meta.get(id),
+    DEFAULT_RERANK,
+  );
+  return { hits, total: page.total };
+}
+
+/** The vector list for `q`: the best `vectorDepth` (or the pages asked) with a positive score. */
+export async function vectorRanking(
+  deps: RankingDeps,
+  q: SearchQuery,
+  keep: (id: string) => boolean,
+): Promise<Ranked> {
+  if (!deps.embedder || !deps.vectors || q.text.trim() === '') return [];
+  const query = await deps.embedder.embedQuery(q.text);
+  const depth = Math.max(deps.vectorDepth, q.page * q.pageSize);
+  const filtered =
+    q.roles || q.from !== undefined || q.to !== undefined || q.sourceType || q.exclude?.length;
+  const hits = await deps.vectors.search(query, {
+    k: filtered ? depth * 4 : depth,
+    kinds: q.kinds,
+  });
+  return hits.filter((h) => h.score > 0 && keep(h.id)).slice(0, depth);
+}
+
+export interface FusionWeights {
+  vectorWeight: number;
+  recencyWeight: number;
+  halfLife: number;
+  now: EpochMs;
+}
+
+/** Reciprocal-rank fusion of the lexical list (weight 1) and the vector list, plus recency. */
+export function fuseLists(
+  lexicalList: Ranked,
+  vectorList: Ranked,
+  meta: ReadonlyMap<string, SearchMeta>,
+  weights: FusionWeights,
+): Ranked {
+  const withAt = (list: { id: string }[]): RankedId[] =>
+    list.map((h) => ({ id: h.id, at: meta.get(h.id)!.at }));
+  return fuseRanks([withAt(lexicalList), withAt(vectorList)], {
+    weights: [1, weights.vectorWeight],
+    now: weights.now,
+    recencyWeight: weights.recencyWeight,
+    recencyHalfLifeMs: weights.halfLife,
+  });
+}
