@@ -1,5 +1,6 @@
-// Aggregates the unit (Vitest JSON) and e2e (Playwright JSON) results plus the pre-test checks
-// into the one closing line CI reads: "N passed, M failed". Exits non-zero on any failure.
+// Aggregates the unit (Vitest JSON), e2e and production smoke (Playwright JSON) results plus the
+// pre-test checks into the one closing line CI reads: "N passed, M failed". Exits non-zero on
+// any failure.
 import { existsSync, readFileSync } from 'node:fs';
 
 const [checksPassed = '0', checksFailed = '0'] = process.argv.slice(2);
@@ -18,14 +19,17 @@ if (unit) {
   failed += 1;
 }
 
-const e2e = read('test-artifacts/e2e-results.json');
-if (e2e?.stats) {
-  passed += e2e.stats.expected ?? 0;
-  failed += (e2e.stats.unexpected ?? 0) + (e2e.stats.flaky ?? 0);
-  skipped += e2e.stats.skipped ?? 0;
-  failed += (e2e.errors ?? []).length;
-} else {
-  failed += 1;
+// A suite whose report is missing (it did not run, or its server did not start) counts as failed.
+for (const file of ['test-artifacts/e2e-results.json', 'test-artifacts/prod-results.json']) {
+  const suite = read(file);
+  if (suite?.stats) {
+    passed += suite.stats.expected ?? 0;
+    failed += (suite.stats.unexpected ?? 0) + (suite.stats.flaky ?? 0);
+    skipped += suite.stats.skipped ?? 0;
+    failed += (suite.errors ?? []).length;
+  } else {
+    failed += 1;
+  }
 }
 
 console.log(

@@ -61,11 +61,12 @@ export const FIXTURE_EMBED: EmbedModelSpec = {
   local: true,
 };
 
+/** What Settings offers; the fixture only in the e2e build (a production user cannot pick it). */
 export const EMBED_MODELS: readonly EmbedModelSpec[] = [
   BGE_SMALL_EN,
   MULTILINGUAL_E5_SMALL,
   MINILM_L6,
-  FIXTURE_EMBED,
+  ...(__LOCI_E2E__ ? [FIXTURE_EMBED] : []),
 ];
 
 /** The registry entry for an id, or undefined. */
