@@ -1,0 +1,79 @@
+/**
+ * X71–X73 for the workers the app itself runs (reliability-headers.spec.ts starts a fresh copy
+ * of each worker script): once the app has loaded its model and embedded a query, a fetch to a
+ * non-allowed origin is refused inside its own LLM worker and its own embedder worker — the
+ * browser applies each script's policy to the instance the app talks to.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect, test } from './fixtures';
+import { createAgent, loadScriptedModel } from './helpers/loci';
+
+let other: Server;
+let otherUrl = '';
+let reached = 0;
+
+test.beforeAll(async () => {
+  other = createServer((_req, res) => {
+    reached += 1;
+    res.writeHead(200, { 'Access-Control-Allow-Origin': '*' });
+    res.end('reached');
+  });
+  await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+  otherUrl = `http://127.0.0.1:${(other.address() as AddressInfo).port}/probe`;
+});
+test.afterAll(async () => {
+  await new Promise((resolve) => other.close(resolve));
+});
+
+test("X71 X72: the app's own LLM and embedder workers refuse a fetch to another origin", async ({
+  page,
+  externalRequests,
+}) => {
+  await page.goto('/#/chat');
+  const agentId = await createAgent(page, 'Probe');
+  await loadScriptedModel(page);
+  // A hybrid search embeds the query: the embedder worker is running after it.
+  await page.evaluate(
+    (id) =>
+      (
+        window as unknown as {
+          __loci: { search: { search(q: Record<string, unknown>): Promise<unknown> } };
+        }
+      ).__loci.search.search({
+        agentId: id,
+        text: 'hiking in Lisbon',
+        kinds: ['message', 'passage'],
+        mode: 'hybrid',
+        page: 1,
+        pageSize: 5,
+      }),
+    agentId,
+  );
+  const kinds = ['llm.worker', 'embed.worker'];
+  await expect
+    .poll(() => kinds.filter((k) => page.workers().some((w) => w.url().includes(k))))
+    .toEqual(kinds);
+  const outcomes: Record<string, string> = {};
+  for (const kind of kinds) {
+    const worker = page.workers().find((w) => w.url().includes(kind))!;
+    const before = reached;
+    const away = await worker.evaluate(
+      (u) =>
+        fetch(u).then(
+          (r) => `fetched ${r.status}`,
+          (e: unknown) => `refused ${(e as Error).name}`,
+        ),
+      otherUrl,
+    );
+    const home = await worker.evaluate(() =>
+      fetch('/manifest.webmanifest').then((r) => `fetched ${r.status}`),
+    );
+    outcomes[kind] = `${away}, reached ${reached - before}; own origin ${home}`;
+  }
+  expect(outcomes).toEqual({
+    'llm.worker': 'refused TypeError, reached 0; own origin fetched 200',
+    'embed.worker': 'refused TypeError, reached 0; own origin fetched 200',
+  });
+  expect(externalRequests).toEqual([]);
+});
