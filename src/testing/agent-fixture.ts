@@ -14,6 +14,7 @@ import { FakeEngine, type EngineRule } from './fake-engine';
 import { FixedClock } from './fixed-clock';
 import { InMemorySearch } from './in-memory-search';
 import { InMemoryStore } from './in-memory-store';
+import { MEMORIES_HEADER } from '../core/prompts/render-context';
 
 export interface AgentFixture {
   agent: Agent;
@@ -110,4 +111,9 @@ export function afterTool(request: CompletionRequest, tool?: string): boolean {
 
 export function systemText(request: CompletionRequest): string {
   return request.messages[0]?.content ?? '';
+}
+
+/** The relevant-memories turn of a prompt (a user turn after the system message), or ''. */
+export function memoriesText(request: CompletionRequest): string {
+  return request.messages.find((m) => m.content.startsWith(MEMORIES_HEADER))?.content ?? '';
 }

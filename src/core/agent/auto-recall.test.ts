@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createAgentFixture, reply, systemText } from '../../testing/agent-fixture';
+import { createAgentFixture, memoriesText, reply } from '../../testing/agent-fixture';
 import type { CompletionRequest } from '../ports/llm-engine';
 import type { Message } from '../model';
 import type { MemorySearch, SearchHit, SearchQuery } from '../ports/memory-search';
@@ -12,7 +12,11 @@ async function seeded(autoRecall: boolean) {
   const fx = await createAgentFixture({
     autoRecall,
     rule: (r: CompletionRequest) =>
-      reply(systemText(r).includes('[p:p-cat] The cat is called Miso.') ? 'Miso!' : 'Who?'),
+      reply(
+        memoriesText(r).includes('[p:p-cat] saved note: "The cat is called Miso."')
+          ? 'Miso!'
+          : 'Who?',
+      ),
   });
   await fx.store.apply({
     passages: [
@@ -121,7 +125,7 @@ describe('automatic recall', () => {
       'p-cat',
     ]);
     expect(planned?.type === 'context.planned' && planned.plan.memories[0]?.text).toBe(
-      '[p:p-cat] The cat is called Miso.',
+      '[p:p-cat] saved note: "The cat is called Miso."',
     );
   });
 

@@ -6,10 +6,14 @@
  * what makes memory work when a small model never calls a search tool.
  */
 import type { ContextMemory } from '../context/strategy';
-import type { Agent, Message } from '../model';
+import type { Agent, DocumentId, Message } from '../model';
 import type { MemorySearch, SearchHit } from '../ports/memory-search';
 import { RRF_K } from '../search/fuse-ranks';
-import { renderArchivalMemory, renderRecallMemory } from '../prompts/render-context';
+import {
+  passageSourceLabel,
+  renderArchivalMemory,
+  renderRecallMemory,
+} from '../prompts/render-context';
 import type { Chars } from '../units';
 
 /** Hits fetched per turn; more than fit, so the budget (not the page) decides. */
@@ -32,6 +36,8 @@ export interface AutoRecallInput {
   query: string;
   /** The in-context queue (its ids are excluded; its latest reply joins the query). */
   queue: readonly Message[];
+  /** A document's title, for the source of its passages (`document "report.pdf", passage 3`). */
+  documentTitle?: (documentId: DocumentId) => Promise<string | undefined>;
 }
 
 function clip(text: string, chars: Chars): string {
@@ -93,15 +99,22 @@ export async function autoRecall(input: AutoRecallInput): Promise<ContextMemory[
         continue;
       memories.push({
         id: hit.id,
-        text: clip(renderRecallMemory(message), RECALL_LINE_CHARS),
+        text: renderRecallMemory({ ...message, text: clip(message.text, RECALL_LINE_CHARS) }),
         tokens: 0,
         origin: 'recall',
         score: hit.score,
       });
     } else {
+      const source = hit.passage?.source;
+      const title =
+        source?.type === 'document' ? await input.documentTitle?.(source.documentId) : undefined;
       memories.push({
         id: hit.id,
-        text: clip(renderArchivalMemory(hit.id, hit.text), RECALL_LINE_CHARS),
+        text: renderArchivalMemory(
+          hit.id,
+          clip(hit.text, RECALL_LINE_CHARS),
+          passageSourceLabel(hit.passage, title),
+        ),
         tokens: 0,
         origin: 'archival',
         score: hit.score,

@@ -133,7 +133,13 @@ export async function runTurn(
     const tokenCache: TokenCache = new Map();
     const query = started.trigger.text;
     const queue = await store.queryMessages(agentId, { inContext: true });
-    const candidates = await autoRecall({ agent, search: deps.search, query, queue });
+    const candidates = await autoRecall({
+      agent,
+      search: deps.search,
+      query,
+      queue,
+      documentTitle: async (id) => (await store.getDocument(id))?.title,
+    });
     let invalidRun = 0;
 
     for (;;) {

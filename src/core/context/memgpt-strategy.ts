@@ -8,6 +8,7 @@
  */
 import type { Message } from '../model';
 import type { Tokens } from '../units';
+import { memoryHeaderCost } from '../strategies/prompt-cost';
 import { pinnedMessage } from './pinned-message';
 import type { ContextMemory, ContextStrategy, StrategyInput, StrategyOutput } from './strategy';
 
@@ -43,8 +44,8 @@ export function createMemgptStrategy(): ContextStrategy {
       const memoryBudget = Math.min(input.agent.budgets.recallBudget, input.budget);
       const memories: ContextMemory[] = [];
       let memoryTokens = 0;
-      // A header line precedes the memories; reserve a little for it (C5).
-      const header = input.tokenizer.count('Relevant memories (retrieved automatically):\n');
+      // A header line and a user turn's template tokens come with the memories (C5).
+      const header = memoryHeaderCost(input);
       for (const candidate of input.candidates ?? []) {
         const cost = memoryLineTokens(input, candidate);
         if (header + memoryTokens + cost > memoryBudget) continue;

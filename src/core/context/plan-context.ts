@@ -1,7 +1,7 @@
 /**
  * Plans the main context of the next model call (seed paper §2.1): system instructions, tool
- * specs, core memory, the recursive summary, the relevant-memories section, the queued messages
- * and the reply reserve — each with its exact token count — within the window, always (C1).
+ * specs, core memory, the recursive summary, the relevant-memories turn (quoted data in a user
+ * turn after the system message, ADR 0134), the queued messages and the reply reserve — each with its exact token count — within the window, always (C1).
  * It touches only what it is given (the in-context queue, never recall storage), so it costs
  * the same with 10² or 10⁵ messages in recall (C9).
  */
@@ -155,15 +155,17 @@ export async function planContext(input: PlanInput): Promise<Result<ContextPlan,
   const pinned = pinnedMessage(input.history);
 
   // Recount exactly what will be sent; trim if the strategy's own counting was optimistic.
+  // The memories are a user turn of their own after the system message (quoted data, ADR 0134).
+  const systemTurn = fixedSystem - generation;
   const measure = () => {
     const memoriesText = renderMemoriesSection(memories);
-    const systemTurn = tokenizer.countMessage('system', joinSystem([...fixedParts, memoriesText]));
+    const memoriesTurn = memoriesText === '' ? 0 : tokenizer.countMessage('user', memoriesText);
     const messageTokens = messages.reduce((sum, m) => sum + countMessage(m), 0);
     return {
       memoriesText,
-      systemTurn,
+      memoriesTurn,
       messageTokens,
-      total: systemTurn + generation + messageTokens + reserve,
+      total: systemTurn + memoriesTurn + generation + messageTokens + reserve,
     };
   };
   let measured = measure();
@@ -190,29 +192,27 @@ export async function planContext(input: PlanInput): Promise<Result<ContextPlan,
     tools: tokenizer.count(toolsText),
     core: tokenizer.count(coreText),
     summary: summaryText === '' ? 0 : tokenizer.count(summaryText),
-    memories: measured.memoriesText === '' ? 0 : tokenizer.count(measured.memoriesText),
+    // The whole memories turn, its template tokens included.
+    memories: measured.memoriesTurn,
     messages: measured.messageTokens,
     reserve,
     system: 0,
   };
   // The system turn's template overhead and any BPE boundary effects are attributed to
   // `system`, so the sections add up to the exact total (C2).
-  sections.system =
-    measured.systemTurn +
-    generation -
-    sections.tools -
-    sections.core -
-    sections.summary -
-    sections.memories;
+  sections.system = systemTurn + generation - sections.tools - sections.core - sections.summary;
 
   const included = new Set(messages.map((m) => m.id));
   const overflowIds = input.history.filter((m) => !included.has(m.id)).map((m) => m.id);
   const historyTokens = input.history.reduce((sum, m) => sum + countMessage(m), 0);
-  const memoryTokens = measured.systemTurn + generation - fixedSystem;
+  const memoryTokens = measured.memoriesTurn;
   const used = measured.total - reserve;
   const target = Math.floor(agent.budgets.targetFraction * window);
   const prompt: ChatTurn[] = [
-    { role: 'system', content: joinSystem([...fixedParts, measured.memoriesText]) },
+    { role: 'system', content: joinSystem(fixedParts) },
+    ...(measured.memoriesText === ''
+      ? []
+      : [{ role: 'user' as const, content: measured.memoriesText }]),
     ...messages.map(turnOf),
   ];
   return ok({

@@ -223,7 +223,7 @@ describe('ingestDocument', () => {
     expect(outcome.event).toMatchObject({
       role: 'event',
       inContext: true,
-      text: 'Document imported: “Tidal Pools” (3 passages). Search it with archival_memory_search.',
+      text: 'Document imported (3 passages), titled "Tidal Pools". Search it with archival_memory_search.',
     });
     expect(outcome.event.seq).toBe(1);
     const hits = await find('starfish');

@@ -6,10 +6,11 @@
  */
 import type { ContextMemory, StrategyInput } from '../context/strategy';
 import type { Message } from '../model';
+import { MEMORIES_HEADER } from '../prompts/render-context';
 import type { Tokens } from '../units';
 
 /** The memories section header the planner renders once above the memory lines. */
-export const MEMORY_SECTION_HEADER = 'Relevant memories (retrieved automatically):\n';
+export const MEMORY_SECTION_HEADER = `${MEMORIES_HEADER}\n`;
 
 /** A function that counts one message as rendered in the prompt. */
 export function messageCounter(input: StrategyInput): (message: Message) => Tokens {
@@ -21,9 +22,12 @@ export function memoryLineCost(input: StrategyInput, text: string): Tokens {
   return input.tokenizer.count(`- ${text}\n`);
 }
 
-/** Tokens of the memories section header (paid once when there is at least one memory). */
+/**
+ * Tokens of the memories turn beyond its lines (paid once when there is at least one memory):
+ * its header and the chat template's tokens around a user turn.
+ */
 export function memoryHeaderCost(input: StrategyInput): Tokens {
-  return input.tokenizer.count(MEMORY_SECTION_HEADER);
+  return input.tokenizer.countMessage('user', MEMORY_SECTION_HEADER);
 }
 
 /** The sum of the `tokens` of `memories` plus the header when there are any. */

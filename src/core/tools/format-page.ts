@@ -1,5 +1,10 @@
 import type { SearchHit, SearchPage } from '../ports/memory-search';
-import { formatDate } from '../prompts/render-context';
+import {
+  formatDate,
+  passageSourceLabel,
+  quoteData,
+  renderArchivalMemory,
+} from '../prompts/render-context';
 import type { Chars } from '../units';
 
 /** Longest text of one hit in a tool result; a page of 5 stays near 400 tokens. */
@@ -10,12 +15,14 @@ function clip(text: string): string {
   return flat.length <= HIT_CHARS ? flat : `${flat.slice(0, HIT_CHARS - 1)}…`;
 }
 
+/** One hit: its source in brackets, its text as quoted data (ADR 0134). */
 function hitLine(hit: SearchHit): string {
-  if (hit.kind === 'passage') return `[p:${hit.id}] ${clip(hit.text)}`;
+  if (hit.kind === 'passage')
+    return renderArchivalMemory(hit.id, clip(hit.text), passageSourceLabel(hit.passage));
   const m = hit.message;
   const who = m ? `${m.role}${m.author ? ` ${m.author}` : ''}` : 'message';
   const seq = m ? `seq ${m.seq} · ` : '';
-  return `[${seq}${formatDate(hit.at)} · ${who}] ${clip(hit.text)}`;
+  return `[${seq}${formatDate(hit.at)} · ${who}] ${quoteData(clip(hit.text))}`;
 }
 
 /**

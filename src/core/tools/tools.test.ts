@@ -210,7 +210,9 @@ describe('memory tools', () => {
     });
     await ctx.search.indexPassages(saved.changes?.passages ?? []);
     const found = await call(ctx, 'archival_memory_search', { query: 'boat', page: '1' });
-    expect(found.type === 'ok' && found.result).toContain(`[p:${passage?.id}] The boat is blue.`);
+    expect(found.type === 'ok' && found.result).toContain(
+      `[p:${passage?.id}] saved note: "The boat is blue."`,
+    );
   });
 
   it('T3: send_message returns the reply text', async () => {

@@ -9,6 +9,7 @@ import { forgetMemoryNow, pinMemory, promoteMemory, unpinMemory } from './forget
 import { parseForgettingState } from './forgetting-state';
 import { forgettingRows } from './forgetting-rows';
 import { defaultForgettingSettings } from './default-forgetting-settings';
+import { MEMORY_SECTION_HEADER } from '../prompt-cost';
 
 const tokenizer = createEstimateTokenizer();
 
@@ -91,10 +92,7 @@ describe('forgetting strategy', () => {
     );
     const two = all.out.memories
       .filter((m) => m.id === 'm5' || m.id === 'm9')
-      .reduce(
-        (s, m) => s + m.tokens,
-        tokenizer.count('Relevant memories (retrieved automatically):\n'),
-      );
+      .reduce((s, m) => s + m.tokens, tokenizer.countMessage('user', MEMORY_SECTION_HEADER));
     const tight = await run(history, undefined, verbatim + two);
     expect(tight.out.memories.map((m) => m.id)).toEqual(['m5', 'm9']);
     expect(tight.out.tokens).toBeLessThanOrEqual(verbatim + two);
