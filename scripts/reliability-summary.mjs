@@ -18,6 +18,7 @@ const EXPECTED = [
   'csp',
   'headers',
   'shares',
+  'injection-marks',
 ];
 const records = existsSync(dir)
   ? readdirSync(dir)

@@ -74,8 +74,28 @@ export interface CoreBlock {
 }
 
 /** Where a block version came from: a tool call in a step, or the user in the UI. */
+/**
+ * A document passage the model read in a turn (automatic recall or a search result): text
+ * someone else wrote, so a core-memory edit after it is marked for review (C15, ADR 0135).
+ */
+export interface UntrustedRead {
+  passageId: PassageId;
+  documentId: DocumentId;
+  /** The document's title when it was read. */
+  title: string;
+  /** 0-based, as in {@link PassageSource}; people read `chunk + 1`. */
+  chunk: number;
+}
+
 export type BlockSource =
-  | { type: 'tool'; turnId: TurnId; step: number; tool: string }
+  | {
+      type: 'tool';
+      turnId: TurnId;
+      step: number;
+      tool: string;
+      /** The document passages the turn had read before this edit, newest first (C15). */
+      after?: UntrustedRead[];
+    }
   | { type: 'user' }
   | { type: 'revert'; toVersion: number }
   | { type: 'system' };

@@ -47,17 +47,17 @@ test('R19/R20: after a tool-using turn, conversation_search for the reply finds 
   const result = await search.locator('pre').innerText();
   const rows = result.split('\n').slice(1);
   // The reply itself, by the agent's name; the user's follow-up (indexed with the reply it
-  // answers) by the user's.
+  // answers) by the user's. Each text is quoted data after its source (C14).
   expect(
     rows.some((r) =>
-      /· assistant Juniper\] She moved to Lisbon last spring, right after the wedding\.$/.test(r),
+      /· assistant Juniper\] "She moved to Lisbon last spring, right after the wedding\."$/.test(r),
     ),
   ).toBe(true);
-  expect(rows.some((r) => /· user Ada\] Remind me what you said about her move\?$/.test(r))).toBe(
+  expect(rows.some((r) => /· user Ada\] "Remind me what you said about her move\?"$/.test(r))).toBe(
     true,
   );
   // Every row has text: the search step of turn 1 (empty assistant text) is not a row.
-  for (const row of rows) expect(row).toMatch(/\] \S/);
+  for (const row of rows) expect(row).toMatch(/\] "\S/);
   expect(rows.length).toBeLessThanOrEqual(3);
   await shoot(page, 'recall-search-result-1280x720');
   await page.setViewportSize({ width: 390, height: 844 });

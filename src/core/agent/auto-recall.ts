@@ -118,6 +118,16 @@ export async function autoRecall(input: AutoRecallInput): Promise<ContextMemory[
         tokens: 0,
         origin: 'archival',
         score: hit.score,
+        ...(source?.type === 'document'
+          ? {
+              untrusted: {
+                passageId: hit.id,
+                documentId: source.documentId,
+                title: title ?? 'a document',
+                chunk: source.chunk,
+              },
+            }
+          : {}),
       });
     }
   }

@@ -3,7 +3,7 @@
  * validate, the tool run, and ONE transaction with the tool's effect, the step's messages, the
  * StepRecord and the updated TurnRecord (closed when this step ends the turn).
  */
-import type { Agent, StepRecord, StopReason, TurnRecord } from '../model';
+import type { Agent, StepRecord, StopReason, TurnRecord, UntrustedRead } from '../model';
 import type { NewMessage } from '../ports/memory-store';
 import type { Tokenizer } from '../ports/tokenizer';
 import type { ToolRegistry } from '../tools/tool-registry';
@@ -30,6 +30,11 @@ export interface StepInput {
   prepared: Prepared;
   /** Invalid steps in a row before this one. */
   invalidRun: number;
+  /**
+   * The document passages the turn has read so far, newest first; this step adds what its
+   * prompt and its tool result show (C15).
+   */
+  untrusted?: UntrustedRead[];
   signal?: AbortSignal;
   emit: (event: TurnEvent) => void;
 }
@@ -39,6 +44,15 @@ export interface StepResult {
   invalidRun: number;
   reply?: string;
   stopReason?: StopReason;
+}
+
+/** Puts `reads` first in the turn's list (newest first), once per passage. */
+function noteReads(list: UntrustedRead[], reads: readonly UntrustedRead[]): void {
+  for (const read of [...reads].reverse()) {
+    const at = list.findIndex((r) => r.passageId === read.passageId);
+    if (at >= 0) list.splice(at, 1);
+    list.unshift(read);
+  }
 }
 
 /** Runs one step and commits it in one transaction (A7); returns the stop reason when it ends the turn. */
@@ -63,6 +77,11 @@ export async function executeStep(input: StepInput): Promise<StepResult> {
   });
   const raw = completion.text;
   const parsed = parseStep(raw, input.registry, specs);
+  const untrusted = input.untrusted ?? [];
+  noteReads(
+    untrusted,
+    plan.memories.flatMap((m) => (m.untrusted ? [m.untrusted] : [])),
+  );
   let outcome: ToolOutcome;
   if (parsed.type === 'call') {
     outcome = await parsed.tool.run(parsed.arguments, {
@@ -74,7 +93,9 @@ export async function executeStep(input: StepInput): Promise<StepResult> {
       ids: deps.ids,
       turnId: turn.id,
       step,
+      untrusted,
     });
+    if (outcome.type === 'ok' && outcome.read) noteReads(untrusted, outcome.read);
   } else if (completion.finishReason === 'length') {
     outcome = {
       type: 'invalid',

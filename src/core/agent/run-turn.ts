@@ -12,7 +12,7 @@ import { createRecencyStrategy } from '../strategies/recency';
 import { createWindowStrategy } from '../strategies/window';
 import type { TokenCache } from '../context/plan-context';
 import { AppError } from '../errors';
-import type { Agent, AgentId, StopReason, StrategyName, TurnRecord } from '../model';
+import type { Agent, AgentId, StopReason, StrategyName, TurnRecord, UntrustedRead } from '../model';
 import type { Tokenizer } from '../ports/tokenizer';
 import { createToolRegistry } from '../tools/tool-registry';
 import type { AgentDeps } from './agent-deps';
@@ -141,6 +141,8 @@ export async function runTurn(
       documentTitle: async (id) => (await store.getDocument(id))?.title,
     });
     let invalidRun = 0;
+    // Document passages read in this turn, newest first: edits after them are marked (C15).
+    const untrusted: UntrustedRead[] = [];
 
     for (;;) {
       if (options.signal?.aborted) return await stop('cancelled');
@@ -189,6 +191,7 @@ export async function runTurn(
         registry,
         prepared: prepared.value,
         invalidRun,
+        untrusted,
         signal: options.signal,
         emit,
       });

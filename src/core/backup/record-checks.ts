@@ -15,6 +15,7 @@ import type {
   Summary,
   ToolCall,
   TurnRecord,
+  UntrustedRead,
 } from '../model';
 import type { BackupPassage, BackupVectors } from './backup-format';
 import {
@@ -90,12 +91,20 @@ export const blockCheck: Check<CoreBlock> = obj<CoreBlock>({
   version: count,
 });
 
+const untrustedRead: Check<UntrustedRead> = obj<UntrustedRead>({
+  passageId: id,
+  documentId: id,
+  title: text,
+  chunk: count,
+});
+
 const blockSource: Check<BlockSource> = tagged<BlockSource>({
   tool: obj<Variant<BlockSource, 'tool'>>({
     type: oneOf('tool'),
     turnId: id,
     step: count,
     tool: name,
+    after: opt(arr(untrustedRead, { max: 16 })),
   }),
   user: obj<Variant<BlockSource, 'user'>>({ type: oneOf('user') }),
   revert: obj<Variant<BlockSource, 'revert'>>({ type: oneOf('revert'), toVersion: count }),

@@ -4,7 +4,7 @@
  * items — within the token budget `planContext` leaves after the fixed sections (system, tools,
  * core blocks, summary, reply reserve). It never exceeds `budget`.
  */
-import type { Agent, Message, StrategyName } from '../model';
+import type { Agent, Message, StrategyName, UntrustedRead } from '../model';
 import type { Tokenizer } from '../ports/tokenizer';
 import type { EpochMs, Tokens } from '../units';
 
@@ -38,6 +38,8 @@ export interface ContextMemory {
   /** Why it is there: a search hit, a short-term forgetting-curve item, … */
   origin: 'recall' | 'archival' | 'short_term' | 'persona';
   score?: number;
+  /** Set for a document passage: reading it marks a core-memory edit in the turn (C15). */
+  untrusted?: UntrustedRead;
 }
 
 export interface StrategyOutput {

@@ -1,9 +1,10 @@
 /** `archival_memory_insert` and `archival_memory_search` over archival storage (T10, T11). */
-import type { Passage } from '../model';
+import type { Passage, UntrustedRead } from '../model';
+import type { SearchHit } from '../ports/memory-search';
 import { TOOL_COPY } from '../prompts/tool-copy';
 import type { Chars } from '../units';
 import { formatPage } from './format-page';
-import type { Tool } from './tool';
+import type { Tool, ToolContext } from './tool';
 
 /** Results per page of `archival_memory_search` (Letta uses 10; 5 suits a 4k window). */
 export const ARCHIVAL_PAGE_SIZE = 5;
@@ -46,6 +47,21 @@ export const archivalMemoryInsert: Tool = {
   },
 };
 
+/** The document passages among `hits`, with their documents' titles (C15). */
+export async function documentReads(
+  hits: readonly SearchHit[],
+  context: Pick<ToolContext, 'store'>,
+): Promise<UntrustedRead[]> {
+  const reads: UntrustedRead[] = [];
+  for (const hit of hits) {
+    const source = hit.passage?.source;
+    if (source?.type !== 'document') continue;
+    const title = (await context.store.getDocument(source.documentId))?.title ?? 'a document';
+    reads.push({ passageId: hit.id, documentId: source.documentId, title, chunk: source.chunk });
+  }
+  return reads;
+}
+
 export const archivalMemorySearch: Tool = {
   spec: {
     name: 'archival_memory_search',
@@ -77,6 +93,10 @@ export const archivalMemorySearch: Tool = {
       page: Number(args.page),
       pageSize: ARCHIVAL_PAGE_SIZE,
     });
-    return { type: 'ok', result: formatPage(page, `"${query}"`) };
+    return {
+      type: 'ok',
+      result: formatPage(page, `"${query}"`),
+      read: await documentReads(page.hits, context),
+    };
   },
 };

@@ -7,6 +7,9 @@ import type { BlockVersion, CoreBlock } from '../model';
 import { TOOL_COPY } from '../prompts/tool-copy';
 import type { Tool, ToolContext, ToolOutcome, ToolSpec } from './tool';
 
+/** Passages a marked edit names (the newest reads). */
+export const MARK_READS = 3;
+
 function findBlock(context: ToolContext, label: string, tool: string): CoreBlock | string {
   const block = context.blocks.find((b) => b.label === label);
   const labels = context.blocks.map((b) => b.label).join(', ');
@@ -27,7 +30,14 @@ function write(context: ToolContext, block: CoreBlock, value: string, tool: stri
     label: block.label,
     version,
     value,
-    source: { type: 'tool', turnId: context.turnId, step: context.step, tool },
+    source: {
+      type: 'tool',
+      turnId: context.turnId,
+      step: context.step,
+      tool,
+      // Marked for review when the turn had read a document passage (C15).
+      ...(context.untrusted?.length ? { after: context.untrusted.slice(0, MARK_READS) } : {}),
+    },
     at,
   };
   return {

@@ -4,7 +4,7 @@
  * returns either a result with the writes to commit, or one sentence of feedback (lane 2).
  * Tools never write: the loop commits their `changes` with the step record in one transaction.
  */
-import type { Agent, CoreBlock, TurnId } from '../model';
+import type { Agent, CoreBlock, TurnId, UntrustedRead } from '../model';
 import type { IdSource, Clock } from '../ports/clock';
 import type { MemorySearch } from '../ports/memory-search';
 import type { ChangeSet, MemoryStore } from '../ports/memory-store';
@@ -54,6 +54,8 @@ export type ToolOutcome =
       memory?: MemoryChange[];
       /** The text shown to the user (`send_message`). */
       reply?: string;
+      /** Document passages this result showed the model (C15). */
+      read?: UntrustedRead[];
     }
   | { type: 'invalid'; feedback: string };
 
@@ -66,6 +68,8 @@ export interface ToolContext {
   ids: IdSource;
   turnId: TurnId;
   step: number;
+  /** Document passages the turn has read so far, newest first (C15). */
+  untrusted?: readonly UntrustedRead[];
 }
 
 export interface Tool {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BlockVersion, CoreBlock } from '../../../core/model';
-import { historyEntries, revertTo, userEdit } from './block-edit';
+import { historyEntries, markedEdit, revertTo, sourceText, userEdit } from './block-edit';
 
 const block = (over: Partial<CoreBlock> = {}): CoreBlock => ({
   agentId: 'a1',
@@ -77,5 +77,35 @@ describe('core block edits', () => {
       { type: 'added', text: ' Tea.' },
     ]);
     expect(entries[1]!.diff).toEqual([{ type: 'added', text: 'Name: Ada.' }]);
+  });
+});
+
+describe('marked edits (C15)', () => {
+  const read = { passageId: 'p-3', documentId: 'd', title: 'report.pdf', chunk: 2 };
+  const marked: BlockVersion = {
+    ...version(3, 'I obey every document.'),
+    source: { type: 'tool', turnId: 't', step: 2, tool: 'core_memory_replace', after: [read] },
+  };
+
+  it('the current version written after reading a passage is up for review, with what it replaced', () => {
+    const history = [version(1, 'Name: Ada.'), version(2, 'Name: Ada Lovelace.'), marked];
+    expect(markedEdit(history, 3)).toEqual({
+      edit: marked,
+      reads: [read],
+      before: history[1],
+    });
+    expect(sourceText(marked.source)).toBe(
+      'the model (core_memory_replace, step 2), after reading “report.pdf”, passage 3',
+    );
+  });
+
+  it('nothing is up for review once a later version (a revert, a user edit) is current, or for an unmarked edit', () => {
+    const history = [version(2, 'Name: Ada.'), marked, version(4, 'Name: Ada.')];
+    expect(markedEdit(history, 4)).toBeNull();
+    const plain: BlockVersion = {
+      ...version(3, 'x'),
+      source: { type: 'tool', turnId: 't', step: 1, tool: 'core_memory_append' },
+    };
+    expect(markedEdit([version(2, 'Name: Ada.'), plain], 3)).toBeNull();
   });
 });

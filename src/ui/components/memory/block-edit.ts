@@ -3,7 +3,7 @@
  * version with its history row, never an overwrite, so every step can be undone. Refusals are
  * values with a sentence for the UI.
  */
-import type { BlockVersion, CoreBlock } from '../../../core/model';
+import type { BlockVersion, CoreBlock, UntrustedRead } from '../../../core/model';
 import type { BlockWrite } from '../../../core/ports/memory-store';
 import { err, ok, type Result } from '../../../core/result';
 import { diffText, type DiffOp } from '../../../core/text/diff';
@@ -87,11 +87,19 @@ export function historyEntries(
     .reverse();
 }
 
-/** Who wrote a version, in words. */
+/** A passage the model read, in words: `“report.pdf”, passage 3`. */
+export function readText(read: UntrustedRead): string {
+  return `“${read.title}”, passage ${read.chunk + 1}`;
+}
+
+/** Who wrote a version, in words (a marked edit names what it followed, C15). */
 export function sourceText(source: BlockVersion['source']): string {
   switch (source.type) {
-    case 'tool':
-      return `the model (${source.tool}, step ${source.step})`;
+    case 'tool': {
+      const by = `the model (${source.tool}, step ${source.step})`;
+      const first = source.after?.[0];
+      return first ? `${by}, after reading ${readText(first)}` : by;
+    }
     case 'user':
       return 'you';
     case 'revert':
@@ -99,4 +107,29 @@ export function sourceText(source: BlockVersion['source']): string {
     case 'system':
       return 'Loci (initial value)';
   }
+}
+
+/** A model edit made after reading document text, with the version a revert goes back to. */
+export interface MarkedEdit {
+  edit: BlockVersion;
+  reads: UntrustedRead[];
+  /** The version before the edit (what "Revert" restores), when it is in the history. */
+  before: BlockVersion | undefined;
+}
+
+/**
+ * The edit to review (C15): the current version, when the model wrote it after reading a
+ * document passage. Once the user reverts or edits the block, there is nothing to review.
+ */
+export function markedEdit(
+  versions: readonly BlockVersion[],
+  currentVersion: number,
+): MarkedEdit | null {
+  const edit = versions.find((v) => v.version === currentVersion);
+  if (edit?.source.type !== 'tool' || !edit.source.after?.length) return null;
+  return {
+    edit,
+    reads: edit.source.after,
+    before: versions.find((v) => v.version === currentVersion - 1),
+  };
 }
