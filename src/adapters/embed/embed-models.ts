@@ -66,7 +66,8 @@ export const EMBED_MODELS: readonly EmbedModelSpec[] = [
   BGE_SMALL_EN,
   MULTILINGUAL_E5_SMALL,
   MINILM_L6,
-  ...(__LOCI_E2E__ ? [FIXTURE_EMBED] : []),
+  // `typeof`: outside a Vite build (Node scripts such as eval:memory) the constant is not defined.
+  ...(typeof __LOCI_E2E__ !== 'undefined' && __LOCI_E2E__ ? [FIXTURE_EMBED] : []),
 ];
 
 /** The registry entry for an id, or undefined. */
