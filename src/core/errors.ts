@@ -33,6 +33,15 @@ export type ErrorCode =
   | 'document_unsupported'
   | 'document_parse_failed'
   | 'cancelled'
+  | 'endpoint_unreachable'
+  | 'endpoint_cors'
+  | 'endpoint_mixed_content'
+  | 'endpoint_blocked'
+  | 'endpoint_auth'
+  | 'endpoint_no_model'
+  | 'endpoint_no_json_schema'
+  | 'endpoint_stream_cut'
+  | 'endpoint_failed'
   | 'internal';
 
 /** The plain-data form of an {@link AppError}, as it crosses a worker boundary. */

@@ -137,6 +137,46 @@ const COPY: Record<ErrorCode, ErrorCopy> = {
     what: 'Stopped as you asked.',
     action: 'Press Retry to run it again.',
   },
+  endpoint_unreachable: {
+    what: 'Nothing answered at your model server’s address.',
+    action:
+      'Start the server (Ollama, llama.cpp server, LM Studio, vLLM), check the address and port on the Models screen, then Retry.',
+  },
+  endpoint_cors: {
+    what: 'Your model server answered but does not let web pages read its replies (CORS).',
+    action:
+      'Allow this page’s origin on the server (Ollama: OLLAMA_ORIGINS; LM Studio: Enable CORS; vLLM: --allowed-origins), restart it, then Retry.',
+  },
+  endpoint_mixed_content: {
+    what: 'The browser blocks a secure (https) page from calling a plain-http server on the network.',
+    action: 'Serve the model server over https, or run it on this device at http://127.0.0.1.',
+  },
+  endpoint_blocked: {
+    what: 'This copy of Loci is not allowed to call that server address (its security policy).',
+    action:
+      'Use a server on this device (127.0.0.1 or localhost), or ask whoever hosts Loci to add the address to LOCI_MODEL_SERVERS.',
+  },
+  endpoint_auth: {
+    what: 'Your model server refused the API key.',
+    action: 'Fix the key on the Models screen (Use my own model server), then Retry.',
+  },
+  endpoint_no_model: {
+    what: 'Your model server does not have that model.',
+    action: 'Pick a model it lists on the Models screen, or load it on the server first.',
+  },
+  endpoint_no_json_schema: {
+    what: 'Your model server does not follow the JSON schema Loci sends with every step.',
+    action:
+      'Update the server, or use one that supports response_format json_schema (llama.cpp server, Ollama, LM Studio, vLLM).',
+  },
+  endpoint_stream_cut: {
+    what: 'Your model server stopped in the middle of the reply; nothing of it was saved.',
+    action: 'Check that the server is still running, then press Retry.',
+  },
+  endpoint_failed: {
+    what: 'Your model server returned an error.',
+    action: 'Read the server’s message below, fix it on the server, then Retry.',
+  },
   internal: {
     what: 'Something went wrong inside Loci.',
     action: 'Try again; if it repeats, reload the page. Your saved data is unchanged.',
