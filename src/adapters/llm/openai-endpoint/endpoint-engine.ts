@@ -37,6 +37,29 @@ export interface ServerFacts {
 export const DEFAULT_ENDPOINT_WINDOW: Tokens = 4096;
 /** Ollama's runtime window when the model does not set `num_ctx` (its documented default). */
 const OLLAMA_DEFAULT_NUM_CTX = 4096;
+/**
+ * llama.cpp's grammar parser refuses a repetition of 2,000 or more (`MAX_REPETITION_THRESHOLD`),
+ * and its JSON-schema converter writes `maxLength: n` as `char{0,n}`: a schema with
+ * `maxLength: 2000` fails to compile on llama.cpp server (and Ollama, which uses it). The schema
+ * sent is capped below; the loop still validates against the full one, and a capped string is
+ * always valid there.
+ */
+export const SERVER_MAX_LENGTH = 1999;
+
+/** The step schema as sent to servers: every `maxLength` at most {@link SERVER_MAX_LENGTH}. */
+export function serverSchema(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(serverSchema);
+  if (!schema || typeof schema !== 'object') return schema;
+  return Object.fromEntries(
+    Object.entries(schema).map(([key, value]) => [
+      key,
+      key === 'maxLength' && typeof value === 'number'
+        ? Math.min(value, SERVER_MAX_LENGTH)
+        : serverSchema(value),
+    ]),
+  );
+}
+
 /** The schema name sent with every step (servers need one; LM Studio shows it). */
 export const STEP_SCHEMA_NAME = 'loci_step';
 
@@ -262,7 +285,11 @@ export class EndpointEngine implements LlmEngine {
         ? {
             response_format: {
               type: 'json_schema',
-              json_schema: { name: STEP_SCHEMA_NAME, schema: request.jsonSchema, strict: true },
+              json_schema: {
+                name: STEP_SCHEMA_NAME,
+                schema: serverSchema(request.jsonSchema),
+                strict: true,
+              },
             },
           }
         : {}),
