@@ -105,6 +105,8 @@ export default defineConfig(({ mode }) => ({
   ],
   define: {
     __LOCI_E2E__: JSON.stringify(mode === 'e2e'),
+    // The same list goes into the LLM worker's connect-src (scripts/security-headers.ts).
+    __LOCI_MODEL_SERVERS__: JSON.stringify(process.env.LOCI_MODEL_SERVERS ?? ''),
   },
   worker: {
     format: 'es',

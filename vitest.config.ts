@@ -3,7 +3,7 @@ import { svelte } from '@sveltejs/vite-plugin-svelte';
 
 export default defineConfig({
   plugins: [svelte()],
-  define: { __LOCI_E2E__: 'false' },
+  define: { __LOCI_E2E__: 'false', __LOCI_MODEL_SERVERS__: '""' },
   test: {
     environment: 'node',
     include: ['src/**/*.test.ts', 'tests/unit/**/*.test.ts', 'bench/**/*.test.ts'],

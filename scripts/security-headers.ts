@@ -8,6 +8,10 @@
  * its Content-Security-Policy from its own response, so each kind of script gets a policy of
  * its own, no wider than what it does.
  */
+import {
+  LOOPBACK_SOURCES,
+  parseServerSources,
+} from '../src/adapters/llm/openai-endpoint/server-sources';
 
 /**
  * The hosts the engines download models from, and nothing else (X60): web-llm fetches weights
@@ -20,6 +24,15 @@ export const MODEL_HOSTS = [
   'https://*.huggingface.co',
   'https://*.hf.co',
   'https://raw.githubusercontent.com',
+];
+/**
+ * The model servers the LLM worker may call (ADR 0120): loopback on any port, plus the origins
+ * listed in `LOCI_MODEL_SERVERS` when the app is built. The policy is per build, so a server
+ * elsewhere must be named by whoever builds and hosts Loci.
+ */
+export const MODEL_SERVERS = [
+  ...LOOPBACK_SOURCES,
+  ...parseServerSources(process.env.LOCI_MODEL_SERVERS),
 ];
 /** Hugging Face and its CDNs: where transformers.js downloads embedding models. */
 const HF_HOSTS = MODEL_HOSTS.filter((host) => !host.includes('githubusercontent'));
@@ -85,7 +98,8 @@ export function contentSecurityPolicy(kind: ResponseKind): string | null {
     case 'llm-worker':
       // The LLM worker downloads weights and model libraries itself; wllama starts its
       // llama.cpp worker and its OPFS writer from Blobs of its own bundled code (ADR 0114).
-      return serialize(workerDirectives(MODEL_HOSTS, [], ['blob:']));
+      // It also calls the user's own model server, when one is chosen (ADR 0120).
+      return serialize(workerDirectives([...MODEL_HOSTS, ...MODEL_SERVERS], [], ['blob:']));
     case 'embed-worker':
       // transformers.js rewrites ONNX Runtime's wasm loader (served from /ort/) into a blob:
       // module and imports it, so this worker may fetch and run blob: URLs it made itself.

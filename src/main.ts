@@ -53,6 +53,8 @@ import { DeviceState } from './ui/state/device.svelte';
 import { DocumentsState } from './ui/state/documents.svelte';
 import { Highlights } from './ui/state/highlights.svelte';
 import { ModelManagerView } from './ui/state/model-manager.svelte';
+import { ModelServerState } from './ui/state/model-server.svelte';
+import { isServerModel } from './adapters/llm/openai-endpoint/endpoint-engine';
 import { PwaState } from './ui/state/pwa.svelte';
 import { Router } from './ui/state/router.svelte';
 import { ShareInboxState } from './ui/state/share-inbox.svelte';
@@ -120,8 +122,11 @@ const cpuDevice: CpuDevice = {
   isolated: self.crossOriginIsolated === true,
 };
 
+// The user's own model server (device settings: the key never reaches IndexedDB or a backup).
+let server: ModelServerState | null = null;
 const llm = createWorkerLlmEngine({
   ...(__LOCI_E2E__ ? { engine: 'scripted' as const, scripted: e2eScript() } : {}),
+  endpoint: () => server?.saved() ?? null,
   cpuSource: (modelId) => {
     const model = cpuModel(modelId);
     return model ? { urls: model.urls, contextWindow: model.contextWindow } : undefined;
@@ -129,16 +134,20 @@ const llm = createWorkerLlmEngine({
 });
 const gpuCache = tolerantCache(createWebLlmModelCache(llm));
 // CPU (GGUF) models live in wllama's OPFS cache; GPU models in web-llm's Cache Storage.
+// A server model has nothing to download or store here.
 const modelCache: ModelCache = {
   has: async (id) => {
+    if (isServerModel(id)) return true;
     const model = cpuModel(id);
     return model ? (await llm.ggufCacheStatus(model.urls)).complete : gpuCache.has(id);
   },
   bytes: async (id) => {
+    if (isServerModel(id)) return 0;
     const model = cpuModel(id);
     return model ? (await llm.ggufCacheStatus(model.urls)).bytes : gpuCache.bytes(id);
   },
   remove: async (id) => {
+    if (isServerModel(id)) return;
     const model = cpuModel(id);
     return model ? llm.ggufCacheDelete(model.urls) : gpuCache.remove(id);
   },
@@ -174,6 +183,11 @@ const models = new ModelManagerView({
 });
 // Mirrors the manager from the start: the chat's "model ready" flag reads it.
 models.start();
+server = new ModelServerState({
+  device: deviceSettings,
+  test: (settings, model) => llm.testEndpoint(settings, model),
+  use: (modelId) => models.download(modelId),
+});
 
 async function bootMemory(): Promise<MemoryServices> {
   const store = await storeOpened;
@@ -367,6 +381,11 @@ async function reloadRememberedModel(store: {
   const modelId = await store.getSetting<string>(LOADED_MODEL_KEY);
   if (!modelId) return;
   await deviceChecked;
+  if (isServerModel(modelId)) {
+    // The server may be off now: the Models screen says so, and nothing else is tried.
+    if (server?.saved()) await models.download(modelId);
+    return;
+  }
   if (!__LOCI_E2E__ && device.verdict?.llm.type !== 'gpu' && !cpuModel(modelId)) return;
   if (!__LOCI_E2E__ && !(await modelCache.has(modelId))) return;
   await models.download(modelId);
@@ -418,6 +437,7 @@ const services: AppServices = {
   device,
   pwa,
   models,
+  server,
   persistence,
   reminder,
   theme,

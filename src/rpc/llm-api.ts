@@ -11,6 +11,7 @@ import type {
 import type { CatalogModelRecord } from '../core/catalog/model-record';
 import type { Tokens } from '../core/units';
 import type { CallContext } from './protocol';
+import type { ConnectionReport, EndpointSettings, ServerFacts } from './endpoint-types';
 
 /** A completion request without its callbacks and signal (they cannot cross a worker). */
 export interface WireCompletionRequest {
@@ -70,6 +71,8 @@ export interface LoadedModel {
   tokenizer: TokenizerSource;
   /** Present for the CPU engine. */
   runtime?: CpuRuntime;
+  /** Present for the user's own model server. */
+  server?: ServerFacts;
 }
 
 /** What the CPU model cache holds for one model. */
@@ -98,12 +101,19 @@ export interface ScriptedConfig {
   chunkChars?: number;
 }
 
-export type LlmEngineKind = 'webllm' | 'wllama' | 'scripted';
+export type LlmEngineKind = 'webllm' | 'wllama' | 'scripted' | 'endpoint';
 
 export type LlmApi = {
   /** Loads a model; emits progress. With engine `scripted` (e2e build only) no weights are fetched. */
   load(
-    args: { modelId: string; engine: LlmEngineKind; scripted?: ScriptedConfig; gguf?: GgufSource },
+    args: {
+      modelId: string;
+      engine: LlmEngineKind;
+      scripted?: ScriptedConfig;
+      gguf?: GgufSource;
+      /** The user's own model server (engine `endpoint`); `modelId` is the server's model id. */
+      endpoint?: EndpointSettings;
+    },
     ctx: CallContext<LoadProgress>,
   ): Promise<LoadedModel>;
   unload(args: null): Promise<void>;
@@ -126,4 +136,9 @@ export type LlmApi = {
   /** The CPU engine's download cache (OPFS) for a GGUF model's files. */
   ggufCacheStatus(args: { urls: string[] }): Promise<GgufCacheStatus>;
   ggufCacheDelete(args: { urls: string[] }): Promise<void>;
+  /** "Test connection" for a model server, run in the worker under the worker's policy (E61). */
+  endpointTest(args: {
+    settings: EndpointSettings;
+    model: string | null;
+  }): Promise<ConnectionReport>;
 };

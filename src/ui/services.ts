@@ -1,3 +1,4 @@
+import type { ModelServerState } from './state/model-server.svelte';
 import type { MemorySearch } from '../core/ports/memory-search';
 import type { Clock, IdSource } from '../core/ports/clock';
 import type { MemoryStore } from '../core/ports/memory-store';
@@ -57,6 +58,8 @@ export interface AppServices {
   device: DeviceState;
   pwa: PwaState;
   models: ModelManagerView;
+  /** "Use my own model server" on the Models screen (ADR 0121). */
+  server?: ModelServerState;
   /** Persistent storage, asked for when it matters (P20). */
   persistence: PersistenceState;
   /** The backup reminder the user can schedule (P22). */

@@ -2,6 +2,11 @@ import { AppError } from '../core/errors';
 import type { CatalogModelRecord } from '../core/catalog/model-record';
 import type { LlmEngine } from '../core/ports/llm-engine';
 import type {
+  EndpointSettings,
+  ServerFacts,
+} from '../adapters/llm/openai-endpoint/endpoint-engine';
+import type { ConnectionReport } from '../adapters/llm/openai-endpoint/test-connection';
+import type {
   CpuRuntime,
   GgufCacheStatus,
   GgufSource,
@@ -16,6 +21,8 @@ export interface HostedEngine extends LlmEngine {
   tokenizerSource(): TokenizerSource;
   /** The CPU engine only: threads and isolation. */
   runtime?(): CpuRuntime;
+  /** The endpoint engine only: what the server said about itself. */
+  serverFacts?(): ServerFacts | null;
   /** Scripted engines only: queue more replies. */
   push?(...outputs: string[]): void;
 }
@@ -38,6 +45,10 @@ export interface LlmWorkerDeps {
     status(urls: string[]): Promise<GgufCacheStatus>;
     remove(urls: string[]): Promise<void>;
   };
+  /** The user's own OpenAI-compatible model server. */
+  createEndpoint?: (settings: EndpointSettings) => HostedEngine;
+  /** Test connection for a model server (same fetch and policy as the engine). */
+  testEndpoint?: (settings: EndpointSettings, model: string | null) => Promise<ConnectionReport>;
   /** Present only in the e2e build (the production worker has no scripted engine at all). */
   createScripted?: (config: ScriptedConfig) => Promise<HostedEngine>;
 }
@@ -57,8 +68,15 @@ export function createLlmHandlers(deps: LlmWorkerDeps): LlmApi {
   };
 
   return {
-    async load({ modelId, engine: wanted, scripted, gguf }, ctx) {
-      if (wanted === 'wllama') {
+    async load({ modelId, engine: wanted, scripted, gguf, endpoint }, ctx) {
+      if (wanted === 'endpoint') {
+        if (!endpoint || !deps.createEndpoint) {
+          throw new AppError('invalid_argument', `No model server is set up for ${modelId}.`);
+        }
+        await engine?.unload();
+        // One engine per server: its address and key are fixed at construction.
+        engine = deps.createEndpoint(endpoint);
+      } else if (wanted === 'wllama') {
         if (!gguf) throw new AppError('invalid_argument', `No GGUF source for ${modelId}.`);
         await engine?.unload();
         // One engine per GGUF model: its source (URLs, window) is fixed at construction.
@@ -78,11 +96,13 @@ export function createLlmHandlers(deps: LlmWorkerDeps): LlmApi {
       }
       kind = wanted;
       await engine.load(modelId, (p) => ctx.emit(p));
+      const server = engine.serverFacts?.() ?? null;
       return {
         modelId,
         contextWindow: engine.contextWindow(),
         tokenizer: engine.tokenizerSource(),
         ...(engine.runtime ? { runtime: engine.runtime() } : {}),
+        ...(server ? { server } : {}),
       };
     },
     async unload() {
@@ -111,6 +131,10 @@ export function createLlmHandlers(deps: LlmWorkerDeps): LlmApi {
     cacheDelete: ({ modelId }) => deps.models.remove(modelId),
     cacheBytes: ({ modelId }) => deps.models.bytes(modelId),
     ggufCacheStatus: ({ urls }) => deps.ggufCache.status(urls),
+    endpointTest: async ({ settings, model }) => {
+      if (!deps.testEndpoint) throw new AppError('invalid_argument', 'No model-server support.');
+      return deps.testEndpoint(settings, model);
+    },
     ggufCacheDelete: async ({ urls }) => {
       if (engine?.modelId && kind === 'wllama') await engine.unload();
       await deps.ggufCache.remove(urls);

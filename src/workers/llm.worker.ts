@@ -5,11 +5,21 @@ import { modelStorageBytes } from '../adapters/llm/webllm/webllm-cache';
 import { WebLlmEngine } from '../adapters/llm/webllm/webllm-engine';
 import { createGgufCache } from '../adapters/llm/wllama/gguf-cache';
 import { WllamaEngine, WLLAMA_WASM_PATH } from '../adapters/llm/wllama/wllama-engine';
+import { EndpointEngine } from '../adapters/llm/openai-endpoint/endpoint-engine';
+import type { EndpointEnv } from '../adapters/llm/openai-endpoint/endpoint-http';
+import { MODEL_SERVER_SOURCES } from '../adapters/llm/openai-endpoint/server-sources';
+import { testConnection } from '../adapters/llm/openai-endpoint/test-connection';
 import type { RpcEndpoint } from '../rpc/protocol';
 import { serveRpc } from '../rpc/serve-rpc';
 import { createLlmHandlers } from './llm-handlers';
 
 const webllm = () => import('@mlc-ai/web-llm');
+// The model server is called from this worker, whose connect-src lists the same sources (ADR 0120).
+const endpointEnv: EndpointEnv = {
+  fetch: (input, init) => self.fetch(input, init),
+  pageProtocol: self.location.protocol,
+  allowedSources: MODEL_SERVER_SOURCES,
+};
 
 serveRpc(
   self as unknown as RpcEndpoint,
@@ -24,6 +34,8 @@ serveRpc(
         cores: self.navigator.hardwareConcurrency || 1,
       }),
     ggufCache: createGgufCache(),
+    createEndpoint: (settings) => new EndpointEngine(settings, endpointEnv),
+    testEndpoint: (settings, model) => testConnection(settings, model, endpointEnv),
     models: {
       list: async () => (await webllm()).prebuiltAppConfig.model_list,
       has: async (id) => {

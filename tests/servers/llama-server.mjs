@@ -8,7 +8,8 @@
  * `json_schema`), GET /props (`n_ctx`), POST /tokenize (`{content}` → `{tokens}`).
  * Test switches (POST /__control, JSON; never exposed through CORS): `cors` ("allow" | "deny"),
  * `apiKey` (string | null), `ignoreSchema` (boolean), `cutNextAfter` (stream this many pieces of
- * the next reply, then drop the connection). The same options can be given to `startLlamaServer`.
+ * the next reply, then drop the connection), `pieceDelayMs` (pause after each streamed piece, so a
+ * test can press Stop mid-reply). The same options can be given to `startLlamaServer`.
  *
  * CLI: node tests/servers/llama-server.mjs [--port 8080] [--model path.gguf] [--ctx 8192]
  */
@@ -25,7 +26,7 @@ export const FIXTURE_MODEL_ID = 'loci-fixture-llama';
  * Starts the server; resolves to `{ url, port, control(options), stats(), close() }`.
  * @param {{ port?: number, modelPath?: string, modelId?: string, contextSize?: number,
  *   threads?: number, cors?: 'allow' | 'deny', apiKey?: string | null, ignoreSchema?: boolean,
- *   cutNextAfter?: number | null }} [options]
+ *   cutNextAfter?: number | null, pieceDelayMs?: number }} [options]
  */
 export async function startLlamaServer(options = {}) {
   const modelId = options.modelId ?? FIXTURE_MODEL_ID;
@@ -35,6 +36,7 @@ export async function startLlamaServer(options = {}) {
     apiKey: options.apiKey ?? null,
     ignoreSchema: options.ignoreSchema ?? false,
     cutNextAfter: options.cutNextAfter ?? null,
+    pieceDelayMs: options.pieceDelayMs ?? 0,
   };
   const llama = await getLlama({ gpu: false, build: 'never', progressLogs: false });
   const model = await llama.loadModel({ modelPath: options.modelPath ?? FIXTURE_GGUF });
@@ -66,7 +68,7 @@ export async function startLlamaServer(options = {}) {
   /**
    * Generates one reply; calls `onPiece` with each new piece of text. Returns usage and timings.
    */
-  async function generate(body, onPiece, signal) {
+  async function generate(body, onPiece, signal, afterPiece = () => undefined) {
     const format = body.response_format;
     const schema =
       !switches.ignoreSchema && format?.type === 'json_schema'
@@ -116,6 +118,7 @@ export async function startLlamaServer(options = {}) {
           finish = 'abort';
           break;
         }
+        await afterPiece();
       }
       if (tokens.length >= maxTokens) {
         finish = 'length';
@@ -225,6 +228,7 @@ export async function startLlamaServer(options = {}) {
       });
       write(chunk({ role: 'assistant', content: null }));
       let pieces = 0;
+      const pause = () => new Promise((resolve) => setTimeout(resolve, switches.pieceDelayMs));
       const out = await generate(
         body,
         (piece) => {
@@ -240,6 +244,7 @@ export async function startLlamaServer(options = {}) {
           return true;
         },
         aborted.signal,
+        () => (switches.pieceDelayMs > 0 ? pause() : undefined),
       );
       if (aborted.signal.aborted) return;
       write({

@@ -19,6 +19,13 @@ import type {
   TokenizerSource,
 } from '../../rpc/llm-api';
 import { RpcClient, type RpcConnection } from '../../rpc/rpc-client';
+import {
+  isServerModel,
+  serverModelOf,
+  type EndpointSettings,
+  type ServerFacts,
+} from './openai-endpoint/endpoint-engine';
+import type { ConnectionReport } from './openai-endpoint/test-connection';
 import { workerConnection } from '../../rpc/worker-connection';
 
 export interface WorkerLlmEngineOptions {
@@ -28,6 +35,8 @@ export interface WorkerLlmEngineOptions {
   scripted?: ScriptedConfig;
   /** The GGUF source of a CPU model id; such ids load on wllama whatever `engine` says. */
   cpuSource?: (modelId: string) => GgufSource | undefined;
+  /** The user's own model server; `server:` model ids load on it (ADR 0121). */
+  endpoint?: () => EndpointSettings | null;
 }
 
 /** One finished completion, as the engine reported it (the e2e build and benchmarks read it). */
@@ -52,6 +61,7 @@ export class WorkerLlmEngine implements LlmEngine {
   private source: TokenizerSource | null = null;
   private exact: Tokenizer | null = null;
   private cpu: CpuRuntime | null = null;
+  private server: ServerFacts | null = null;
   private readonly reportListeners = new Set<(report: CompletionReport) => void>();
 
   constructor(
@@ -88,6 +98,25 @@ export class WorkerLlmEngine implements LlmEngine {
 
   async load(modelId: string, onProgress?: (p: LoadProgress) => void): Promise<void> {
     this.forget();
+    if (isServerModel(modelId)) {
+      const endpoint = this.options.endpoint?.();
+      if (!endpoint) {
+        throw new AppError(
+          'invalid_argument',
+          'No model server is set up; add one under Models → Use my own model server.',
+        );
+      }
+      const loaded = await this.rpc.call(
+        'load',
+        { modelId: serverModelOf(modelId), engine: 'endpoint', endpoint },
+        onProgress ? { onEvent: onProgress } : {},
+      );
+      this.loaded = modelId;
+      this.window = loaded.contextWindow;
+      this.source = loaded.tokenizer;
+      this.server = loaded.server ?? null;
+      return;
+    }
     const gguf = this.options.cpuSource?.(modelId);
     const loaded = await this.rpc.call(
       'load',
@@ -108,6 +137,16 @@ export class WorkerLlmEngine implements LlmEngine {
   /** How the CPU engine runs (threads, isolation); null for GPU and scripted models. */
   runtime(): CpuRuntime | null {
     return this.cpu;
+  }
+
+  /** What the loaded model server said about itself (window source, `/tokenize`); else null. */
+  serverFacts(): ServerFacts | null {
+    return this.server;
+  }
+
+  /** "Test connection": runs in the LLM worker, under the same policy as the chat (E61). */
+  testEndpoint(settings: EndpointSettings, model: string | null): Promise<ConnectionReport> {
+    return this.rpc.call('endpointTest', { settings, model });
   }
 
   /** Hears every finished completion (prompt tokens, cache reuse); returns the unsubscribe. */
@@ -231,6 +270,7 @@ export class WorkerLlmEngine implements LlmEngine {
 
   private forget(): void {
     this.cpu = null;
+    this.server = null;
     this.loaded = null;
     this.source = null;
     this.exact = null;

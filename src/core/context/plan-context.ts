@@ -86,6 +86,8 @@ export interface ContextPlan {
   demand: Tokens;
   prompt: ChatTurn[];
   strategyState?: unknown;
+  /** Present when the counts come from an estimator, not the model's tokenizer (E63). */
+  countsEstimated?: true;
 }
 
 export type PlanProblem =
@@ -239,5 +241,6 @@ export async function planContext(input: PlanInput): Promise<Result<ContextPlan,
       fixedSystem + Math.min(memoryTokens, agent.budgets.recallBudget) + historyTokens + reserve,
     prompt,
     strategyState: selected.state,
+    ...(input.tokenizer.exact ? {} : { countsEstimated: true as const }),
   });
 }

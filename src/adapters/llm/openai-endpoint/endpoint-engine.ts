@@ -9,29 +9,11 @@ import type { Tokenizer } from '../../../core/ports/tokenizer';
 import { createEstimateTokenizer } from '../../../core/tokens/estimate-tokenizer';
 import type { Tokens } from '../../../core/units';
 import type { TokenizerSource } from '../../../rpc/llm-api';
+import type { EndpointSettings, ServerFacts, WindowSource } from '../../../rpc/endpoint-types';
+
+export type { EndpointSettings, ServerFacts, WindowSource };
 import { callServer, parseBaseUrl, rootOf, under, type EndpointEnv } from './endpoint-http';
 import { SseParser } from './sse';
-
-/** The user's own model server, as stored in this browser's device settings (never in backups). */
-export interface EndpointSettings {
-  baseUrl: string;
-  /** Sent as `Authorization: Bearer …` when set. */
-  apiKey?: string;
-  /** The window to plan with when the server does not say (the user's setting). */
-  contextWindow?: Tokens;
-}
-
-/** Where the window came from, for the Models screen. */
-export type WindowSource =
-  'llama.cpp /props' | 'ollama /api/show' | 'vllm max_model_len' | 'setting' | 'default';
-
-export interface ServerFacts {
-  models: string[];
-  contextWindow: Tokens;
-  windowSource: WindowSource;
-  /** The server has llama.cpp's (or vLLM's) `/tokenize`. */
-  tokenize: boolean;
-}
 
 /** The window used when neither the server nor the user says (every preset serves at least this). */
 export const DEFAULT_ENDPOINT_WINDOW: Tokens = 4096;
@@ -436,3 +418,11 @@ async function readWhole(response: Response): Promise<CompletionResult> {
     ...(body?.timings ? { timings: body.timings } : {}),
   });
 }
+
+/** Model ids of the user's own server carry this prefix on the Models screen and in settings. */
+export const SERVER_MODEL_PREFIX = 'server:';
+
+export const isServerModel = (modelId: string): boolean => modelId.startsWith(SERVER_MODEL_PREFIX);
+
+/** The id the server knows the model by. */
+export const serverModelOf = (modelId: string): string => modelId.slice(SERVER_MODEL_PREFIX.length);

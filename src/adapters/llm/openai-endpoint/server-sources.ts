@@ -6,7 +6,14 @@
  * `scripts/security-headers.ts` writes the same list into the LLM worker's `connect-src`, and
  * the engine refuses any other URL before fetching, with a message naming the build setting.
  */
-export const LOOPBACK_SOURCES = ['http://127.0.0.1:*', 'http://localhost:*', 'http://[::1]:*'];
+// IPv6 literals are not valid CSP host sources, so [::1] is left out.
+export const LOOPBACK_SOURCES = ['http://127.0.0.1:*', 'http://localhost:*'];
+
+/** This build's sources: loopback plus `LOCI_MODEL_SERVERS` at build time. */
+export const MODEL_SERVER_SOURCES: readonly string[] = [
+  ...LOOPBACK_SOURCES,
+  ...parseServerSources(typeof __LOCI_MODEL_SERVERS__ === 'string' ? __LOCI_MODEL_SERVERS__ : ''),
+];
 
 /** Splits `LOCI_MODEL_SERVERS` into CSP source expressions (scheme://host[:port|:*]). */
 export function parseServerSources(list: string | undefined): string[] {

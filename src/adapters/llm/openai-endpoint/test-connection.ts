@@ -1,11 +1,9 @@
-import { AppError, type WireError } from '../../../core/errors';
-import { EndpointEngine, type EndpointSettings, type ServerFacts } from './endpoint-engine';
-import type { EndpointEnv } from './endpoint-http';
+import { AppError } from '../../../core/errors';
+import type { ConnectionReport, EndpointSettings } from '../../../rpc/endpoint-types';
+import { EndpointEngine } from './endpoint-engine';
 
-/** What "Test connection" found: each check in order, the first failure named exactly. */
-export type ConnectionReport =
-  | ({ ok: true; model: string } & ServerFacts)
-  | { ok: false; error: WireError; models: string[] | null };
+export type { ConnectionReport };
+import type { EndpointEnv } from './endpoint-http';
 
 /** A schema small enough for any model to answer within a few tokens. */
 const PROBE_SCHEMA = {

@@ -1,0 +1,29 @@
+/** The user's own model server, as the LLM worker and the main thread both see it (ADR 0121). */
+import type { WireError } from '../core/errors';
+import type { Tokens } from '../core/units';
+
+/** The server settings, as stored in this browser's device settings (never in backups). */
+export interface EndpointSettings {
+  baseUrl: string;
+  /** Sent as `Authorization: Bearer …` when set. */
+  apiKey?: string;
+  /** The window to plan with when the server does not say (the user's setting). */
+  contextWindow?: Tokens;
+}
+
+/** Where the window came from, for the Models screen. */
+export type WindowSource =
+  'llama.cpp /props' | 'ollama /api/show' | 'vllm max_model_len' | 'setting' | 'default';
+
+export interface ServerFacts {
+  models: string[];
+  contextWindow: Tokens;
+  windowSource: WindowSource;
+  /** The server has llama.cpp's (or vLLM's) `/tokenize`. */
+  tokenize: boolean;
+}
+
+/** What "Test connection" found: each check in order, the first failure named exactly. */
+export type ConnectionReport =
+  | ({ ok: true; model: string } & ServerFacts)
+  | { ok: false; error: WireError; models: string[] | null };
