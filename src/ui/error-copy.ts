@@ -138,9 +138,9 @@ const COPY: Record<ErrorCode, ErrorCopy> = {
     action: 'Press Retry to run it again.',
   },
   endpoint_unreachable: {
-    what: 'Nothing answered at your model server’s address.',
+    what: 'Your model server could not be reached, or it refused this page (CORS).',
     action:
-      'Start the server (Ollama, llama.cpp server, LM Studio, vLLM), check the address and port on the Models screen, then Retry.',
+      'Start the server and check the address and port; if it is running, allow this page’s origin on it (Ollama: OLLAMA_ORIGINS; LM Studio: Enable CORS; vLLM: --allowed-origins), then Retry.',
   },
   endpoint_cors: {
     what: 'Your model server answered but does not let web pages read its replies (CORS).',

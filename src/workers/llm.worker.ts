@@ -19,6 +19,7 @@ const endpointEnv: EndpointEnv = {
   fetch: (input, init) => self.fetch(input, init),
   pageProtocol: self.location.protocol,
   allowedSources: MODEL_SERVER_SOURCES,
+  isolated: self.crossOriginIsolated === true,
 };
 
 serveRpc(

@@ -12,7 +12,10 @@ import { startLlamaServer, FIXTURE_MODEL_ID } from '../servers/llama-server.mjs'
 interface Server {
   url: string;
   control(changes: Record<string, unknown>): void;
-  stats(): { completions: { schema: boolean; finish: string }[] };
+  stats(): {
+    completions: { schema: boolean; finish: string }[];
+    requests: { path: string; origin: string | null }[];
+  };
   close(): Promise<void>;
 }
 
@@ -177,7 +180,7 @@ test.describe('your own model server (real llama.cpp on 127.0.0.1)', () => {
     );
   });
 
-  test('E61: a wrong API key and a CORS refusal are named, with what to change', async ({
+  test('E61: a wrong API key and a CORS refusal are named, with what to change on the server', async ({
     page,
   }) => {
     server.control({ apiKey: 'the-right-key' });
@@ -188,9 +191,18 @@ test.describe('your own model server (real llama.cpp on 127.0.0.1)', () => {
     await testConnection(page, 'the-right-key');
     await expect(page.getByTestId('server-ok')).toBeVisible();
 
+    // The page is cross-origin isolated (COEP require-corp), so the browser hides whether a
+    // failed call met a closed port or a CORS refusal (ADR 0122): both causes are named, with
+    // the server setting to change.
     server.control({ apiKey: null, cors: 'deny' });
     await testConnection(page);
-    await expect(error).toHaveAttribute('data-code', 'endpoint_cors');
+    await expect(error).toHaveAttribute('data-code', 'endpoint_unreachable');
+    await expect(error).toContainText('(CORS)');
     await expect(error).toContainText('OLLAMA_ORIGINS');
+    expect(
+      server
+        .stats()
+        .requests.some((r: { path: string; origin: string | null }) => r.origin !== null),
+    ).toBe(true);
   });
 });

@@ -247,6 +247,18 @@ describe('error classification', () => {
     );
   });
 
+  it('an isolated page, where the probe is blocked too, names both causes and the CORS setting', async () => {
+    const blocked: typeof fetch = (async () => {
+      throw new TypeError('Failed to fetch');
+    }) as typeof fetch;
+    const error = await new EndpointEngine({ baseUrl: BASE }, { ...env(blocked), isolated: true })
+      .listModels()
+      .catch((e: unknown) => AppError.from(e));
+    expect((error as AppError).code).toBe('endpoint_unreachable');
+    expect((error as AppError).message).toContain('(CORS)');
+    expect((error as AppError).message).toContain('OLLAMA_ORIGINS');
+  });
+
   it('an https page calling a plain-http LAN server is mixed content; loopback is fine', async () => {
     const routes = { 'GET /v1/models': models };
     expect(await codeOf(failing('http://192.168.1.20:11434/v1', routes, 'https:'))).toBe(

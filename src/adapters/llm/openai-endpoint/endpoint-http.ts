@@ -8,6 +8,11 @@ export interface EndpointEnv {
   pageProtocol: string;
   /** CSP source expressions this build's LLM worker may connect to (ADR 0120). */
   allowedSources: readonly string[];
+  /**
+   * The context is cross-origin isolated with COEP require-corp: an opaque `no-cors` probe is
+   * then blocked like a closed port, so a CORS refusal cannot be told from an absent server.
+   */
+  isolated?: boolean;
 }
 
 /** What the user typed, as a URL without a trailing slash; `invalid_argument` otherwise. */
@@ -103,7 +108,12 @@ async function networkFailure(call: ServerCall, env: EndpointEnv): Promise<AppEr
   // request tells them apart: it resolves when something answered at that address.
   let answered = false;
   try {
-    await env.fetch(call.url, { method: 'GET', mode: 'no-cors', cache: 'no-store' });
+    await env.fetch(call.url, {
+      method: 'GET',
+      mode: 'no-cors',
+      credentials: 'omit',
+      cache: 'no-store',
+    });
     answered = true;
   } catch {
     answered = false;
@@ -113,6 +123,14 @@ async function networkFailure(call: ServerCall, env: EndpointEnv): Promise<AppEr
       'endpoint_cors',
       `The model server at ${call.base.origin} answered, but it does not allow web pages to read its answers (CORS). ${CORS_HINT}`,
       { origin: call.base.origin },
+    );
+  }
+  if (env.isolated) {
+    // Under COEP require-corp the probe is blocked either way (ADR 0122): name both causes.
+    return new AppError(
+      'endpoint_unreachable',
+      `Nothing answered at ${call.base.origin}, or the server answered but does not allow web pages to read its answers (CORS) — the browser does not say which. If the server is running at that address, it is CORS: ${CORS_HINT}`,
+      { origin: call.base.origin, corsPossible: true },
     );
   }
   return new AppError(
