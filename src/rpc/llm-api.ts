@@ -136,7 +136,7 @@ export type LlmApi = {
   /** The CPU engine's download cache (OPFS) for a GGUF model's files. */
   ggufCacheStatus(args: { urls: string[] }): Promise<GgufCacheStatus>;
   ggufCacheDelete(args: { urls: string[] }): Promise<void>;
-  /** "Test connection" for a model server, run in the worker under the worker's policy (E61). */
+  /** "Test connection" for a model server, run in the worker under the worker's policy (E71). */
   endpointTest(args: {
     settings: EndpointSettings;
     model: string | null;

@@ -1,5 +1,5 @@
 /**
- * Your own model server (E60–E63, U270–U274): the app in Chromium talks to a real llama.cpp
+ * Your own model server (E70–E73, U280–U284): the app in Chromium talks to a real llama.cpp
  * (node-llama-cpp over the fixture GGUF, tests/servers/llama-server.mjs) on 127.0.0.1 through
  * the endpoint engine in the LLM worker. No scripted engine is involved in a turn.
  */
@@ -74,7 +74,7 @@ async function userMessages(page: Page, agentId: string): Promise<string[]> {
 }
 
 test.describe('your own model server (real llama.cpp on 127.0.0.1)', () => {
-  test('E60 E61 U270: connect, list models, and a full chat turn with schema-constrained steps', async ({
+  test('E70 E71 U280: connect, list models, and a full chat turn with schema-constrained steps', async ({
     page,
     externalRequests,
   }) => {
@@ -106,7 +106,7 @@ test.describe('your own model server (real llama.cpp on 127.0.0.1)', () => {
     expect(externalRequests).toEqual([]);
   });
 
-  test('E60 A5: Stop interrupts a streaming reply; the turn is cancelled and Retry runs it again', async ({
+  test('E70 A5: Stop interrupts a streaming reply; the turn is cancelled and Retry runs it again', async ({
     page,
   }) => {
     test.setTimeout(120_000);
@@ -130,7 +130,7 @@ test.describe('your own model server (real llama.cpp on 127.0.0.1)', () => {
     expect(await userMessages(page, agentId)).toEqual(['Tell me a long story.']);
   });
 
-  test('E62: the server dying mid-stream says so, loses nothing, and Retry works', async ({
+  test('E72: the server dying mid-stream says so, loses nothing, and Retry works', async ({
     page,
   }) => {
     test.setTimeout(120_000);
@@ -153,7 +153,7 @@ test.describe('your own model server (real llama.cpp on 127.0.0.1)', () => {
     expect(await userMessages(page, agentId)).toEqual(['Remember that I like tea.']);
   });
 
-  test('E63: a server that ignores the schema costs bounded retries and stops with a named reason', async ({
+  test('E73: a server that ignores the schema costs bounded retries and stops with a named reason', async ({
     page,
   }) => {
     test.setTimeout(120_000);
@@ -180,7 +180,7 @@ test.describe('your own model server (real llama.cpp on 127.0.0.1)', () => {
     );
   });
 
-  test('E61: a wrong API key and a CORS refusal are named, with what to change on the server', async ({
+  test('E71: a wrong API key and a CORS refusal are named, with what to change on the server', async ({
     page,
   }) => {
     server.control({ apiKey: 'the-right-key' });

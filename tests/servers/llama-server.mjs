@@ -1,5 +1,5 @@
 /**
- * A real llama.cpp behind the OpenAI-compatible HTTP API, for tests (issue 16, rule E62): a thin
+ * A real llama.cpp behind the OpenAI-compatible HTTP API, for tests (issue 16, rule E72): a thin
  * HTTP layer on 127.0.0.1 over node-llama-cpp (llama.cpp's CPU build) loading a GGUF model. The
  * tokens, the JSON-schema grammar (`llama.createGrammarForJsonSchema`) and the sampling are
  * llama.cpp's; this file only routes requests and writes SSE, like llama.cpp's own server does.

@@ -1,6 +1,6 @@
 /**
  * The endpoint engine against a real llama.cpp (node-llama-cpp) serving the fixture GGUF over
- * HTTP on 127.0.0.1 (rule E62): the same adapter code the LLM worker runs, with Node's fetch.
+ * HTTP on 127.0.0.1 (rule E72): the same adapter code the LLM worker runs, with Node's fetch.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildStepSchema } from '../../src/core/agent/step-schema';

@@ -144,7 +144,7 @@ export class WorkerLlmEngine implements LlmEngine {
     return this.server;
   }
 
-  /** "Test connection": runs in the LLM worker, under the same policy as the chat (E61). */
+  /** "Test connection": runs in the LLM worker, under the same policy as the chat (E71). */
   testEndpoint(settings: EndpointSettings, model: string | null): Promise<ConnectionReport> {
     return this.rpc.call('endpointTest', { settings, model });
   }

@@ -86,7 +86,7 @@ export interface ContextPlan {
   demand: Tokens;
   prompt: ChatTurn[];
   strategyState?: unknown;
-  /** Present when the counts come from an estimator, not the model's tokenizer (E63). */
+  /** Present when the counts come from an estimator, not the model's tokenizer (E73). */
   countsEstimated?: true;
 }
 

@@ -1,5 +1,5 @@
 /**
- * "Use my own model server" on the Models screen (rules U270–U274): presets, address, key,
+ * "Use my own model server" on the Models screen (rules U280–U284): presets, address, key,
  * Test connection, the model picker. The settings live in this browser's device settings
  * (`localStorage`), so the key never reaches IndexedDB or a backup (ADR 0121).
  */

@@ -80,7 +80,7 @@ const isAbort = (error: unknown) =>
   (error instanceof DOMException || error instanceof Error) && error.name === 'AbortError';
 
 /**
- * Fetches from the model server and classifies every failure (rule E60): the network refused
+ * Fetches from the model server and classifies every failure (rule E70): the network refused
  * (`endpoint_unreachable`), the server answered but without CORS headers (`endpoint_cors` — a
  * `no-cors` probe reaches it although the real call failed), a wrong or missing key
  * (`endpoint_auth`), an unknown model (`endpoint_no_model`), a server refusing `json_schema`

@@ -14,7 +14,7 @@ const PROBE_SCHEMA = {
 };
 
 /**
- * Test connection (rule E61): lists the models (reachability, CORS, key), picks `model` or the
+ * Test connection (rule E71): lists the models (reachability, CORS, key), picks `model` or the
  * first listed, reads the window, then asks for one schema-constrained reply and checks that it
  * follows the schema — a server that accepts `response_format` but ignores it fails here with
  * `endpoint_no_json_schema`.
