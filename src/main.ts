@@ -8,6 +8,7 @@
  * the model and read the store (ADR 0060).
  */
 import { sweepMemoryCheckAgents } from './core/eval/run-memory-check';
+import { AppError } from './core/errors';
 import { mount } from 'svelte';
 import './ui/theme.css';
 import App from './ui/App.svelte';
@@ -265,14 +266,35 @@ async function bootMemory(): Promise<MemoryServices> {
     clock,
     newId: () => ids.next('agent'),
     onCreated: askPersistence('memory'),
+    modelChoices: () => {
+      const state = models.state.models;
+      const usable = (id: string) => ['cached', 'loaded'].includes(state[id]?.type ?? '');
+      const saved = server?.saved() ? server.model : null;
+      return [
+        ...models.entries
+          .filter((e) => usable(e.modelId))
+          .map((e) => ({ modelId: e.modelId, label: e.label })),
+        ...models.cpuEntries.map((e) => ({ modelId: e.modelId, label: `${e.label} (CPU)` })),
+        ...(saved ? [{ modelId: `server:${saved}`, label: `${saved} (your model server)` }] : []),
+      ];
+    },
   });
   session = new ChatSession({
     store,
     lock,
     highlights,
     modelReady: () => models.state.loaded !== null,
-    run: (agentId, trigger, options) =>
-      runTurn(deps, agentId, trigger, {
+    run: async (agentId, trigger, options) => {
+      // Each agent may keep a model of its own (Agent.modelId): load it before the turn, so the
+      // plan uses its window. A load that fails stops here, before anything is stored.
+      const wanted = (await store.getAgent(agentId))?.modelId ?? null;
+      if (wanted && models.state.loaded !== wanted && !(await models.download(wanted))) {
+        throw new AppError(
+          'model_load_failed',
+          `This agent's model (${wanted}) could not be loaded: ${models.error?.what ?? ''}`,
+        );
+      }
+      return runTurn(deps, agentId, trigger, {
         ...options,
         onEvent: (event) => {
           if (__LOCI_E2E__ && event.type === 'context.planned') {
@@ -283,7 +305,8 @@ async function bootMemory(): Promise<MemoryServices> {
           }
           options.onEvent?.(event);
         },
-      }),
+      });
+    },
     prepare: async (agentId) => {
       // Only a tab that can take the lock may relabel `running` turns: in another tab they are live.
       const release = await lock.acquire(agentId);

@@ -16,6 +16,18 @@ function setup() {
 }
 
 describe('AgentsState', () => {
+  it('U283: an agent keeps the model it uses (Agent.modelId); null means whichever is loaded', async () => {
+    const { store, agents } = setup();
+    await agents.start();
+    const a = await agents.create({ name: 'Ada', kind: 'companion', persona: '' });
+    expect(a.modelId).toBeNull();
+    await agents.setModel(a.id, 'server:llama3.1:8b');
+    expect((await store.getAgent(a.id))?.modelId).toBe('server:llama3.1:8b');
+    expect(agents.list.find((x) => x.id === a.id)?.modelId).toBe('server:llama3.1:8b');
+    await agents.setModel(a.id, null);
+    expect((await store.getAgent(a.id))?.modelId).toBeNull();
+  });
+
   it('U10: creating an agent stores it with its core blocks and makes it active', async () => {
     const { store, agents } = setup();
     await agents.start();

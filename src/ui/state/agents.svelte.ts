@@ -30,6 +30,14 @@ export interface AgentsDeps {
   newId: () => string;
   /** Told once an agent is stored (the app asks for persistent storage then, P20). */
   onCreated?: (agent: Agent) => void;
+  /** The models an agent can be set to use (loadable here now: CPU, cached GPU, your server). */
+  modelChoices?: () => ModelChoice[];
+}
+
+/** A model an agent can use, for its settings. */
+export interface ModelChoice {
+  modelId: string;
+  label: string;
 }
 
 export class AgentsState {
@@ -100,6 +108,22 @@ export class AgentsState {
     const trimmed = name.trim();
     if (trimmed === '') throw new AppError('invalid_argument', 'An agent needs a name.');
     const updated = { ...agent, name: trimmed, updatedAt: this.deps.clock.now() };
+    await this.deps.store.apply({ agents: [updated] });
+    this.list = this.list.map((a) => (a.id === id ? updated : a));
+  }
+
+  /** The models this agent's settings offer. */
+  modelChoices(): ModelChoice[] {
+    return this.deps.modelChoices?.() ?? [];
+  }
+
+  /**
+   * Sets the model this agent chats with (`Agent.modelId`; null: whichever is loaded). The next
+   * turn loads it first, and its window becomes the agent's.
+   */
+  async setModel(id: AgentId, modelId: string | null): Promise<void> {
+    const agent = await this.require(id);
+    const updated = { ...agent, modelId, updatedAt: this.deps.clock.now() };
     await this.deps.store.apply({ agents: [updated] });
     this.list = this.list.map((a) => (a.id === id ? updated : a));
   }
