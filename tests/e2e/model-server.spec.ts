@@ -6,7 +6,12 @@
 import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures';
 import { createAgent } from './helpers/loci';
-import { boundRandomAgent, sendAndWait, turnsWithSteps } from './helpers/real-engine';
+import {
+  boundRandomAgent,
+  loadFixtureModel,
+  sendAndWait,
+  turnsWithSteps,
+} from './helpers/real-engine';
 import { startLlamaServer, FIXTURE_MODEL_ID } from '../servers/llama-server.mjs';
 
 interface Server {
@@ -29,7 +34,8 @@ const DEFAULTS = {
 };
 
 test.beforeAll(async () => {
-  server = (await startLlamaServer({ contextSize: 8192 })) as Server;
+  // 6,144: a window of its own, unlike the CPU fixture's 8,192, so a plan shows which engine ran.
+  server = (await startLlamaServer({ contextSize: 6144 })) as Server;
 });
 test.afterAll(async () => {
   await server?.close();
@@ -84,7 +90,7 @@ test.describe('your own model server (real llama.cpp on 127.0.0.1)', () => {
     await expect(page.getByTestId('server-privacy')).toContainText(
       'your chat text goes to that server',
     );
-    await expect(page.getByTestId('server-ok')).toContainText('8,192 tokens');
+    await expect(page.getByTestId('server-ok')).toContainText('6,144 tokens');
     await expect(page.getByTestId('server-ok')).toContainText('llama.cpp /props');
 
     await page.goto('/#/chat');
@@ -204,5 +210,42 @@ test.describe('your own model server (real llama.cpp on 127.0.0.1)', () => {
         .stats()
         .requests.some((r: { path: string; origin: string | null }) => r.origin !== null),
     ).toBe(true);
+  });
+
+  test('U283: an agent set to the server model switches to it before its turn; the plan takes its window', async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    await useServerModel(page);
+    // Another engine is loaded now: the CPU fixture in the browser (wllama), window 8,192.
+    await loadFixtureModel(page);
+    await expect(page.getByTestId('loaded-model')).toContainText('Loci fixture');
+    await page.goto('/#/chat');
+    const agentId = await createAgent(page, 'Juniper');
+    await boundRandomAgent(page, agentId);
+    await page.evaluate(
+      ({ id, model }) =>
+        (
+          window as unknown as {
+            __loci: { agents: { setModel(id: string, m: string | null): Promise<void> } };
+          }
+        ).__loci.agents.setModel(id, model),
+      { id: agentId, model: `server:${FIXTURE_MODEL_ID}` },
+    );
+    const before = server.stats().completions.length;
+    await sendAndWait(page, 'Hello from the server agent.');
+    expect(server.stats().completions.length).toBeGreaterThan(before);
+    const facts = await page.evaluate(() => {
+      const loci = (
+        window as unknown as {
+          __loci: {
+            models: { state: { loaded: string | null } };
+            session: { lastPlan: { window: number } | null };
+          };
+        }
+      ).__loci;
+      return { loaded: loci.models.state.loaded, window: loci.session.lastPlan?.window ?? null };
+    });
+    expect(facts).toEqual({ loaded: `server:${FIXTURE_MODEL_ID}`, window: 6144 });
   });
 });
