@@ -189,3 +189,35 @@ test('`npm start` sends the security headers: a policy per script kind, frame-an
   expect(page).not.toContain("'unsafe-eval'");
   expect(readFileSync('dist/_headers', 'utf8')).toBe(staticHeadersFile());
 });
+
+test('with no embedding model (the default) a Markdown file imports and is found by its words (U160)', async ({
+  page,
+}) => {
+  const seen = watch(page);
+  await page.goto('/#/chat');
+  await page.getByLabel('Name', { exact: true }).fill('Juniper');
+  await page.getByRole('button', { name: 'Create agent' }).click();
+  await expect(page.getByTestId('agent-select').locator('option:checked')).toHaveText('Juniper');
+  await page.goto('/#/documents');
+  await expect(page.getByTestId('no-embedder')).toContainText('searched by their words');
+  await page.getByTestId('file-input').setInputFiles({
+    name: 'garden.md',
+    mimeType: 'text/markdown',
+    buffer: Buffer.from('# Garden notes\n\nThe **quince** tree needs pruning in late winter.\n'),
+  });
+  await expect(page.getByTestId('import-job').last()).toHaveAttribute('data-stage', 'indexed', {
+    timeout: 30_000,
+  });
+  await expect(page.getByTestId('library-item')).toHaveCount(1);
+  await page.goto('/#/memory');
+  const archival = page.getByRole('region', { name: 'Archival storage' });
+  await archival.getByRole('searchbox', { name: 'Search archival memory' }).fill('quince');
+  await archival.getByRole('combobox', { name: 'Match by' }).selectOption('lexical');
+  await archival.getByRole('button', { name: 'Search' }).click();
+  await expect(archival.getByText(/1–1 of 1 for “quince”/)).toBeVisible();
+  await expect(archival.getByRole('list', { name: 'Archival passages' })).toContainText(
+    'needs pruning in late winter',
+  );
+  expect(seen.errors).toEqual([]);
+  expect(seen.external).toEqual([]);
+});
