@@ -9,6 +9,13 @@ import type { AddressInfo } from 'node:net';
 import { expect, test } from './fixtures';
 import { createAgent, loadScriptedModel } from './helpers/loci';
 
+/**
+ * The other origin: a loopback address outside every policy. (127.0.0.1 on any port is allowed
+ * to the LLM worker so a model server on this computer works — ADR 0120.) If a fetch ever left,
+ * the fixture would record it as external, or the server would count it.
+ */
+const OTHER_HOST = '127.0.0.2';
+
 let other: Server;
 let otherUrl = '';
 let reached = 0;
@@ -19,8 +26,8 @@ test.beforeAll(async () => {
     res.writeHead(200, { 'Access-Control-Allow-Origin': '*' });
     res.end('reached');
   });
-  await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
-  otherUrl = `http://127.0.0.1:${(other.address() as AddressInfo).port}/probe`;
+  await new Promise<void>((resolve) => other.listen(0, OTHER_HOST, resolve));
+  otherUrl = `http://${OTHER_HOST}:${(other.address() as AddressInfo).port}/probe`;
 });
 test.afterAll(async () => {
   await new Promise((resolve) => other.close(resolve));
@@ -75,5 +82,27 @@ test("X71 X72: the app's own LLM and embedder workers refuse a fetch to another 
     'llm.worker': 'refused TypeError, reached 0; own origin fetched 200',
     'embed.worker': 'refused TypeError, reached 0; own origin fetched 200',
   });
+  // The trade-off of ADR 0120, shown: the LLM worker may reach a server on this computer (any
+  // 127.0.0.1 port, where Ollama or llama.cpp listen); the embedder worker may not.
+  const local = createServer((_req, res) => {
+    res.writeHead(200, { 'Access-Control-Allow-Origin': '*' });
+    res.end('local');
+  });
+  await new Promise<void>((resolve) => local.listen(0, '127.0.0.1', resolve));
+  const localUrl = `http://127.0.0.1:${(local.address() as AddressInfo).port}/v1/models`;
+  const loopback: Record<string, string> = {};
+  for (const kind of kinds) {
+    const worker = page.workers().find((w) => w.url().includes(kind))!;
+    loopback[kind] = await worker.evaluate(
+      (u) =>
+        fetch(u).then(
+          (r) => `fetched ${r.status}`,
+          (e: unknown) => `refused ${(e as Error).name}`,
+        ),
+      localUrl,
+    );
+  }
+  await new Promise((resolve) => local.close(resolve));
+  expect(loopback).toEqual({ 'llm.worker': 'fetched 200', 'embed.worker': 'refused TypeError' });
   expect(externalRequests).toEqual([]);
 });

@@ -2,7 +2,7 @@
  * X70–X74: the server sends each kind of script its own Content-Security-Policy, and the browser
  * enforces it where each one runs. From the page, from every worker script of the build and from
  * the service worker, a fetch to an origin outside the policy is refused before it is sent — the
- * other origin is a real server on another 127.0.0.1 port that answers everyone (CORS `*`) and
+ * other origin is a real server on another loopback address that answers everyone (CORS `*`) and
  * counts what reaches it — while a fetch to the app's own origin still works.
  */
 import { readdirSync } from 'node:fs';
@@ -17,6 +17,13 @@ const WORKER_SCRIPTS = readdirSync('dist-e2e/assets')
   .filter((name) => /worker/.test(name) && /\.m?js$/.test(name))
   .map((name) => `/assets/${name}`);
 
+/**
+ * The other origin: a loopback address outside every policy. (127.0.0.1 on any port is allowed
+ * to the LLM worker so a model server on this computer works — ADR 0120.) If a fetch ever left,
+ * the fixture would record it as external, or the server would count it.
+ */
+const OTHER_HOST = '127.0.0.2';
+
 let other: Server;
 let otherUrl = '';
 let reached = 0;
@@ -27,8 +34,8 @@ test.beforeAll(async () => {
     res.writeHead(200, { 'Access-Control-Allow-Origin': '*', 'Content-Type': 'text/plain' });
     res.end('reached');
   });
-  await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
-  otherUrl = `http://127.0.0.1:${(other.address() as AddressInfo).port}/probe`;
+  await new Promise<void>((resolve) => other.listen(0, OTHER_HOST, resolve));
+  otherUrl = `http://${OTHER_HOST}:${(other.address() as AddressInfo).port}/probe`;
 });
 test.afterAll(async () => {
   await new Promise((resolve) => other.close(resolve));
