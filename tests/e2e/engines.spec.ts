@@ -1,21 +1,9 @@
 import { chromium, test as plainTest, type Page } from '@playwright/test';
+import { CHROMIUM_PATH, SOFTWARE_WEBGPU_ARGS } from '../chromium';
 import { expect, test } from './fixtures';
 
 // The engines harness page exists only in the e2e build (scripts/vite-plugin-loci-assets.ts).
 const HARNESS = '/tests/e2e/engines-harness/index.html';
-const SOFTWARE_WEBGPU_ARGS = [
-  '--no-sandbox',
-  '--enable-unsafe-webgpu',
-  '--enable-features=Vulkan',
-  '--use-angle=swiftshader',
-  '--use-webgpu-adapter=swiftshader',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-dev-shm-usage',
-];
 const TEXTS = [
   'my sister and her daughter',
   'pizza and noodles for dinner',
@@ -34,7 +22,7 @@ async function openHarness(page: Page): Promise<void> {
  */
 async function withSoftwareWebGpu<T>(fn: (page: Page) => Promise<T>): Promise<T> {
   const browser = await chromium.launch({
-    executablePath: process.env.LOCI_CHROMIUM ?? '/usr/bin/chromium',
+    executablePath: CHROMIUM_PATH,
     args: SOFTWARE_WEBGPU_ARGS,
   });
   try {

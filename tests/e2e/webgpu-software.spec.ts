@@ -1,23 +1,9 @@
+import { CHROMIUM_PATH, SOFTWARE_WEBGPU_ARGS } from '../chromium';
 import { test, expect } from './fixtures';
 
 // A second browser with SwiftShader's WebGPU: a software (fallback) adapter.
 test.use({
-  launchOptions: {
-    executablePath: process.env.LOCI_CHROMIUM ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--enable-unsafe-webgpu',
-      '--enable-features=Vulkan',
-      '--use-angle=swiftshader',
-      '--use-webgpu-adapter=swiftshader',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--disable-dev-shm-usage',
-    ],
-  },
+  launchOptions: { executablePath: CHROMIUM_PATH, args: SOFTWARE_WEBGPU_ARGS },
 });
 
 test('P3: with --enable-unsafe-webgpu the probe finds a software adapter and keeps the LLM off', async ({
