@@ -89,14 +89,14 @@ const stores: DexieMemoryStore[] = [];
 afterEach(() => stores.splice(0).forEach((s) => s.close()));
 let dbs = 0;
 
-async function setup(embedder: Embedder = fakeEmbedder()) {
+async function setup(embedder: Embedder | null = fakeEmbedder()) {
   dbs += 1;
   const store = await openMemoryStore(`documents-test-${dbs}-${Date.now()}`);
   stores.push(store);
   const search = createMemorySearch({
     store,
     lexical: new Bm25LexicalIndex(),
-    vectors: new LocalVectorIndex(embedder.dimension),
+    vectors: embedder === null ? null : new LocalVectorIndex(embedder.dimension),
     embedder,
     clock: { now: () => NOW },
     vectorStore: store,
@@ -135,32 +135,11 @@ const EMPTY = { passages: 0, documents: 0, messages: 0, indexed: 0 };
 
 describe('ingestDocument', () => {
   it('U160: without an embedding model a document imports, is found by its words, and is embedded once a model is chosen', async () => {
-    dbs += 1;
-    const store = await openMemoryStore(`documents-test-${dbs}-${Date.now()}`);
-    stores.push(store);
-    const wordsOnly = createMemorySearch({
-      store,
-      lexical: new Bm25LexicalIndex(),
-      vectors: null,
-      embedder: null,
-      clock: { now: () => NOW },
-      vectorStore: store,
-    });
-    await wordsOnly.loadAgent(AGENT);
-    let n = 0;
+    const { store, deps, find } = await setup(null);
     const progress: IngestProgress[] = [];
-    const outcome = await ingestDocument(
-      {
-        store,
-        search: wordsOnly,
-        embedder: null,
-        clock: { now: () => NOW },
-        ids: { next: (prefix = 'id') => `${prefix}_${(n += 1)}` },
-      },
-      AGENT,
-      fixture('sample.pdf'),
-      { onProgress: (p) => progress.push(p) },
-    );
+    const outcome = await ingestDocument(deps, AGENT, fixture('sample.pdf'), {
+      onProgress: (p) => progress.push(p),
+    });
     if (outcome.type !== 'imported') throw new Error(outcome.type);
     expect(outcome.document).toMatchObject({ status: 'indexed', passages: 3, embedded: 0 });
     expect(progress.map((p) => p.type)).not.toContain('embedding');
@@ -170,15 +149,8 @@ describe('ingestDocument', () => {
       [null, null],
       [null, null],
     ]);
-    const byWords = await wordsOnly.search({
-      agentId: AGENT,
-      text: 'starfish',
-      kinds: ['passage'],
-      mode: 'lexical',
-      page: 1,
-      pageSize: 10,
-    });
-    expect(byWords.hits.map((h) => h.passage?.source.type)).toEqual(['document']);
+    const byWords = await find('starfish');
+    expect(byWords.map((h) => h.passage?.source.type)).toEqual(['document']);
 
     // The user picks an embedding model: the next load counts the passages and catches them up.
     const embedder = fakeEmbedder();
