@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { renderMarkdown } from './markdown';
+import { MAX_MARKDOWN_DEPTH, markdownToHtml, renderMarkdown, renderMarkdownWith } from './markdown';
 
-describe('renderMarkdown', () => {
+describe('markdownToHtml (the first layer)', () => {
   it('U20: renders ordinary Markdown (emphasis, lists, code, tables)', () => {
-    const html = renderMarkdown(
+    const html = markdownToHtml(
       '**bold** and *it*\n\n- one\n- two\n\n`x < y`\n\n| a | b |\n|---|---|\n| 1 | 2 |',
     );
     expect(html).toContain('<strong>bold</strong>');
@@ -14,7 +14,7 @@ describe('renderMarkdown', () => {
   });
 
   it('U21: raw HTML in the source is shown as text, never as elements', () => {
-    const html = renderMarkdown(
+    const html = markdownToHtml(
       'hi <script>alert(1)</script> <img src=x onerror="alert(2)">\n\n<div onclick="x()">block</div>',
     );
     expect(html).not.toMatch(/<script|<img|<div/i);
@@ -23,27 +23,78 @@ describe('renderMarkdown', () => {
   });
 
   it('U22: javascript:, data: and obfuscated schemes lose their link; http(s) links open safely', () => {
-    const bad = renderMarkdown(
+    const bad = markdownToHtml(
       '[a](javascript:alert(1)) [b](JaVaScRiPt:alert(1)) [c](data:text/html,<b>x</b>) [d](java%0ascript:alert(1)) [e](vbscript:x)',
     );
     expect(bad).not.toContain('<a');
     expect(bad).toContain('a');
-    const good = renderMarkdown('[site](https://example.org/a?b=1) <https://example.org>');
+    const good = markdownToHtml('[site](https://example.org/a?b=1) <https://example.org>');
     expect(good).toContain('href="https://example.org/a?b=1"');
     expect(good).toContain('rel="noopener noreferrer nofollow"');
     expect(good).toContain('target="_blank"');
   });
 
   it('U23: images are blocked and replaced by their description', () => {
-    const html = renderMarkdown('![a cat](https://example.org/cat.png) ![](x" onerror="alert(1))');
+    const html = markdownToHtml('![a cat](https://example.org/cat.png) ![](x" onerror="alert(1))');
     expect(html).not.toContain('<img');
     expect(html).toContain('[image: a cat]');
     expect(html).not.toContain('onerror="');
   });
 
   it('U21: a code block keeps HTML as escaped text', () => {
-    const html = renderMarkdown('```html\n<script>alert(1)</script>\n```');
+    const html = markdownToHtml('```html\n<script>alert(1)</script>\n```');
     expect(html).toContain('&lt;script&gt;');
     expect(html).not.toContain('<script>');
+  });
+});
+
+describe('renderMarkdown', () => {
+  it('U24: the sanitizer fails closed: without DOMPurify (Node) the message is plain text', async () => {
+    const { default: DOMPurify } = await import('dompurify');
+    expect(DOMPurify.isSupported).toBe(false);
+    const html = renderMarkdown('**bold** <b onclick="x()">hi</b>\n[a](https://example.org)');
+    expect(html).not.toMatch(/<(strong|b|a)[\s>]/);
+    expect(html).toContain('**bold** &lt;b onclick=&quot;x()&quot;&gt;hi&lt;/b&gt;');
+    expect(html).toMatch(/^<p class="md-plain">/);
+  });
+});
+
+describe('markdown nesting (X160)', () => {
+  const hostile: Array<[string, string]> = [
+    ['quotes', '>'.repeat(5000) + ' deep'],
+    ['quotes with spaces', '> '.repeat(3000) + 'deep'],
+    ['list items', '- '.repeat(3000) + 'deep'],
+    ['ordered items', '1. '.repeat(2000) + 'deep'],
+    ['quotes in lists', '> - '.repeat(1500) + 'deep'],
+    [
+      'indented lists',
+      Array.from({ length: 90 }, (_, i) => ' '.repeat(i * 2) + '- deep').join('\n'),
+    ],
+    ['emphasis runs', '*'.repeat(5000) + 'deep' + '*'.repeat(5000)],
+  ];
+  for (const [name, source] of hostile) {
+    it(`X160: ${name} nested thousands deep show as plain text with a note, quickly`, () => {
+      const started = performance.now();
+      const html = renderMarkdownWith(source, (h) => h);
+      expect(performance.now() - started).toBeLessThan(1000);
+      expect(html).toContain('<p class="md-note">Shown as plain text');
+      expect(html).toContain('deep');
+      expect(html).not.toContain('<blockquote');
+    });
+  }
+
+  it('X160: nesting up to the limit still renders as Markdown', () => {
+    const html = renderMarkdownWith('>'.repeat(MAX_MARKDOWN_DEPTH) + ' ok', (h) => h);
+    expect(html).toContain('<blockquote>');
+    expect(html).not.toContain('md-note');
+  });
+
+  it('X160: a renderer that throws gives the message as plain text, not an exception', () => {
+    const html = renderMarkdownWith('a *reply* <b>', () => {
+      throw new RangeError('Maximum call stack size exceeded');
+    });
+    expect(html).toBe(
+      '<p class="md-note">Shown as plain text: it could not be formatted.</p><p class="md-plain">a *reply* &lt;b&gt;</p>',
+    );
   });
 });

@@ -4,8 +4,15 @@
  * Two layers, so one bug does not open a hole: marked's renderer never emits raw HTML (it is
  * shown as text), keeps only http(s)/mailto/fragment links and blocks images (a remote image
  * would leave the device, P10); then DOMPurify, with a small tag allowlist, sanitizes the result
- * wherever a DOM exists (the browser). In Node, where DOMPurify cannot run, the first layer
- * alone is what the unit tests check.
+ * wherever a DOM exists (the browser). Where DOMPurify reports it cannot run
+ * (`DOMPurify.isSupported` false, e.g. Node) the sanitizer fails closed: the message is shown as
+ * plain text, never as HTML that only one layer checked (U24). The unit tests check the first
+ * layer through {@link markdownToHtml}.
+ *
+ * Rendering never throws and never takes the chat down (X160, ADR 0160): Markdown nested deeper
+ * than {@link MAX_MARKDOWN_DEPTH} (which overflows marked's recursive parser), a source longer
+ * than {@link MAX_RENDERED_CHARS}, or any failure of the renderer gives the message as plain
+ * text with a note saying why.
  */
 import DOMPurify from 'dompurify';
 import { Marked, type Tokens } from 'marked';
@@ -96,7 +103,6 @@ const marked = new Marked({
 
 let hooked = false;
 function purify(html: string): string {
-  if (!DOMPurify.isSupported) return html;
   if (!hooked) {
     hooked = true;
     DOMPurify.addHook('afterSanitizeAttributes', (node) => {
@@ -117,8 +123,95 @@ function purify(html: string): string {
   });
 }
 
-/** Markdown → sanitized HTML, safe to assign to `innerHTML`. */
+/** Deepest nesting of block containers (quotes, list items) rendered as Markdown. */
+export const MAX_MARKDOWN_DEPTH = 32;
+/** Longest source rendered as Markdown; longer text shows as plain text (ADR 0160). */
+export const MAX_RENDERED_CHARS = 200_000;
+/** Longest run of one emphasis or bracket character rendered as Markdown. */
+const MAX_DELIMITER_RUN = 64;
+
+const LIST_MARKER = /^(?:[-*+]|\d{1,9}[.)])(?=[ \t]|$)/;
+const FENCE = /^ {0,3}(?:`{3,}|~{3,})/;
+const DELIMITER_RUN = new RegExp(`([*_~\\[\\]])\\1{${MAX_DELIMITER_RUN},}`);
+
+/**
+ * How deeply the block containers of one line nest: each `>` and list marker of its prefix
+ * counts one, and every two columns of indentation one (an indented list item nests in the one
+ * above). Linear in the line's length; no regex backtracking.
+ */
+function lineDepth(line: string): number {
+  let depth = 0;
+  let indent = 0;
+  let i = 0;
+  while (i < line.length) {
+    const c = line[i];
+    if (c === ' ') {
+      indent += 1;
+      i += 1;
+    } else if (c === '\t') {
+      indent += 4;
+      i += 1;
+    } else if (c === '>') {
+      depth += 1;
+      i += 1;
+    } else {
+      const marker = LIST_MARKER.exec(line.slice(i, i + 12));
+      if (!marker) break;
+      depth += 1;
+      i += marker[0].length;
+    }
+  }
+  return depth + Math.floor(indent / 2);
+}
+
+/** Why `source` is shown as plain text rather than Markdown, or null when it renders. */
+function plainTextReason(source: string): string | null {
+  if (source.length > MAX_RENDERED_CHARS) return 'it is too long to format';
+  let fenced = false;
+  for (const line of source.split('\n')) {
+    if (FENCE.test(line)) fenced = !fenced;
+    else if (!fenced && lineDepth(line) > MAX_MARKDOWN_DEPTH)
+      return 'it nests too deeply to format';
+  }
+  if (DELIMITER_RUN.test(source)) return 'it nests too deeply to format';
+  return null;
+}
+
+/** The message as escaped plain text (line breaks kept by CSS), with a note saying why. */
+function plainText(source: string, reason: string | null): string {
+  const note = reason ? `<p class="md-note">Shown as plain text: ${reason}.</p>` : '';
+  return `${note}<p class="md-plain">${escapeHtml(source)}</p>`;
+}
+
+/**
+ * The first layer alone: marked with raw HTML escaped, unsafe links dropped and images blocked.
+ * Not safe for `innerHTML` by itself; {@link renderMarkdown} adds the sanitizer. May throw on
+ * hostile input (a stack overflow on deep nesting).
+ */
+export function markdownToHtml(source: string): string {
+  return marked.parse(source, { async: false });
+}
+
+/**
+ * Markdown → HTML through `sanitize`; never throws: what cannot be rendered (too deep, too long,
+ * or the renderer or sanitizer failed) is returned as escaped plain text with a note.
+ */
+export function renderMarkdownWith(source: string, sanitize: (html: string) => string): string {
+  const reason = plainTextReason(source);
+  if (reason !== null) return plainText(source, reason);
+  try {
+    return sanitize(markdownToHtml(source));
+  } catch (error) {
+    console.error('rendering a message as Markdown failed', error);
+    return plainText(source, 'it could not be formatted');
+  }
+}
+
+/**
+ * Markdown → sanitized HTML, safe to assign to `innerHTML`. Never throws. Where DOMPurify cannot
+ * run the sanitizer fails closed and the message is plain text (U24).
+ */
 export function renderMarkdown(source: string): string {
-  const html = marked.parse(source, { async: false });
-  return purify(html);
+  if (!DOMPurify.isSupported) return plainText(source, null);
+  return renderMarkdownWith(source, purify);
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Passage } from '../../../core/model';
-import { renderMarkdown } from '../../markdown';
+import { markdownToHtml } from '../../markdown';
 import { citedMarkdown, normalizeMarkers } from './cited-markdown';
 import { documentHref, parseDocumentsHash } from './document-link';
 
@@ -29,7 +29,7 @@ describe('citations in chat replies', () => {
     expect(md).toBe(
       'Oil is in the cellar [\\[1\\]](#/documents?doc=doc_1&passage=psg_1 "Open cited passage 1"). Cats fly.',
     );
-    const html = renderMarkdown(md);
+    const html = markdownToHtml(md);
     expect(html).toContain('href="#/documents?doc=doc_1&amp;passage=psg_1"');
     expect(html).toContain('>[1]</a>');
     expect(html).not.toContain('psg_x');
