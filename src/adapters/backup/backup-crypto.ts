@@ -10,10 +10,13 @@ import {
 import { CheckFailure, num, obj, oneOf, str, type Check } from '../../core/backup/checks';
 
 const SALT_BYTES = 16;
+/** Longest salt accepted on import (ADR 0161). */
+const MAX_SALT_BYTES = 64;
 /** 96-bit IVs are what AES-GCM is specified for; a fresh random one per backup. */
 const IV_BYTES = 12;
 
 const b64 = str({ min: 1, max: Number.MAX_SAFE_INTEGER });
+const shortB64 = str({ min: 1, max: 200 });
 const envelopeCheck: Check<EncryptedEnvelope> = obj<EncryptedEnvelope>({
   format: oneOf(ENCRYPTED_FORMAT),
   version: num({ integer: true, min: 1, max: BACKUP_VERSION }),
@@ -21,9 +24,9 @@ const envelopeCheck: Check<EncryptedEnvelope> = obj<EncryptedEnvelope>({
     name: oneOf('PBKDF2'),
     hash: oneOf('SHA-256'),
     iterations: num({ integer: true, min: PBKDF2_ITERATIONS, max: PBKDF2_MAX_ITERATIONS }),
-    salt: b64,
+    salt: shortB64,
   }),
-  cipher: obj<EncryptedEnvelope['cipher']>({ name: oneOf('AES-GCM'), iv: b64 }),
+  cipher: obj<EncryptedEnvelope['cipher']>({ name: oneOf('AES-GCM'), iv: shortB64 }),
   ciphertext: b64,
 });
 
@@ -99,19 +102,34 @@ export async function decryptBackup(
       { path },
     );
   }
+  const salt = decodeBase64(envelope.kdf.salt);
+  const iv = decodeBase64(envelope.cipher.iv);
+  const sealed = decodeBase64(envelope.ciphertext);
+  if (!salt || !iv || !sealed) {
+    throw new AppError(
+      'backup_invalid',
+      'The encrypted backup is malformed: salt, iv or ciphertext is not valid base64.',
+    );
+  }
+  // A short salt would make one precomputed key fit many backups; this app writes 16 bytes.
+  if (salt.length < SALT_BYTES || salt.length > MAX_SALT_BYTES) {
+    throw new AppError(
+      'backup_invalid',
+      `The encrypted backup is malformed: kdf.salt is ${salt.length} bytes; it must be ${SALT_BYTES} to ${MAX_SALT_BYTES}.`,
+      { path: 'kdf.salt' },
+    );
+  }
+  if (iv.length !== IV_BYTES) {
+    throw new AppError(
+      'backup_invalid',
+      `The encrypted backup is malformed: cipher.iv is ${iv.length} bytes; AES-GCM needs ${IV_BYTES}.`,
+      { path: 'cipher.iv' },
+    );
+  }
   if (!passphrase) {
     throw new AppError(
       'backup_wrong_passphrase',
       'This backup is encrypted: enter its passphrase to import it.',
-    );
-  }
-  const salt = decodeBase64(envelope.kdf.salt);
-  const iv = decodeBase64(envelope.cipher.iv);
-  const sealed = decodeBase64(envelope.ciphertext);
-  if (!salt || !iv || !sealed || iv.length !== IV_BYTES) {
-    throw new AppError(
-      'backup_invalid',
-      'The encrypted backup is malformed: salt, iv or ciphertext is not valid base64.',
     );
   }
   const key = await deriveKey(passphrase, salt, envelope.kdf.iterations);

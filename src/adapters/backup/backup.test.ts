@@ -395,3 +395,140 @@ describe('backup', () => {
     expect(await other.listAgents()).toEqual([]);
   });
 });
+
+/** Imports `file` edited by `change` into a fresh store: the error, and whether anything was written. */
+async function rejected(
+  change: (file: BackupFile) => void,
+): Promise<{ code: string; path: string; message: string; written: boolean }> {
+  const source = await populated();
+  const file = JSON.parse(await exportBackup(source)) as BackupFile;
+  change(file);
+  const target = await fresh();
+  const error = (await importBackup(target, JSON.stringify(file)).then(
+    () => null,
+    (e: unknown) => e,
+  )) as { code: string; message: string; details?: { path?: string } } | null;
+  if (error === null) throw new Error('the backup was accepted');
+  return {
+    code: error.code,
+    path: error.details?.path ?? '',
+    message: error.message,
+    written: (await target.listAgents()).length > 0,
+  };
+}
+
+describe('backup limits (issue 20)', () => {
+  it('X161 (item 2): a message seq near 2^53 or 1e300 is refused with its path; nothing is written', async () => {
+    for (const seq of [2 ** 53 - 1, 1e300, 1_000_000_001]) {
+      const outcome = await rejected((f) => void (f.tables.messages[0]!.seq = seq));
+      expect(outcome).toMatchObject({
+        code: 'backup_invalid',
+        path: 'tables.messages[0].seq',
+        written: false,
+      });
+      expect(outcome.message).toContain('must be ≤ 1000000000');
+    }
+    const summary = await rejected((f) => void (f.tables.summaries[0]!.toSeq = 2 ** 53));
+    expect(summary.path).toBe('tables.summaries[0].toSeq');
+  });
+
+  it('X162 (item 5): a step or turn of another agent than its turn or trigger message is refused', async () => {
+    const step = await rejected((f) => {
+      const s = f.tables.steps.find((x) => x.agentId === 'a')!;
+      s.agentId = 'b';
+    });
+    expect(step).toMatchObject({ code: 'backup_invalid', written: false });
+    expect(step.path).toMatch(/^tables\.steps\[\d+\]\.agentId$/);
+    expect(step.message).toContain('belongs to agent "a"');
+    const turn = await rejected((f) => {
+      const t = f.tables.turns.find((x) => x.agentId === 'a')!;
+      t.agentId = 'b';
+      for (const s of f.tables.steps) if (s.turnId === t.id) s.agentId = 'b';
+    });
+    expect(turn.path).toMatch(/^tables\.turns\[\d+\]\.agentId$/);
+    const vectors = await rejected((f) => {
+      f.tables.vectors.find((v) => v.agentId === 'a')!.ids = ['b-m1', 'b-m2'];
+    });
+    expect(vectors.path).toMatch(/^tables\.vectors\[\d+\]\.ids\[0\]$/);
+  });
+
+  it('X163 (item 6): non-finite vectors, a huge block version, maxSteps 0 and a block over its charLimit are refused', async () => {
+    const nan = btoa(String.fromCharCode(...new Uint8Array(Float32Array.from([NaN, 1]).buffer)));
+    const inf = btoa(
+      String.fromCharCode(...new Uint8Array(Float32Array.from([1, 2, Infinity]).buffer)),
+    );
+    const cases: Array<[string, (f: BackupFile) => void, RegExp]> = [
+      ['NaN in message vectors', (f) => vectorsOf(f, nan), /^tables\.vectors\[0\]\.data$/],
+      [
+        'Infinity in a passage embedding',
+        (f) => void (f.tables.passages.find((p) => p.embedding !== null)!.embedding = inf),
+        /^tables\.passages\[\d+\]\.embedding$/,
+      ],
+      [
+        'block version 2^53 − 1',
+        (f) => void (f.tables.blocks[0]!.version = Number.MAX_SAFE_INTEGER),
+        /^tables\.blocks\[0\]\.version$/,
+      ],
+      [
+        'history version 2^53 − 1',
+        (f) => void (f.tables.blockHistory[0]!.version = Number.MAX_SAFE_INTEGER),
+        /^tables\.blockHistory\[0\]\.version$/,
+      ],
+      [
+        'maxSteps 0',
+        (f) => void (f.tables.agents[0]!.budgets.maxSteps = 0),
+        /^tables\.agents\[0\]\.budgets\.maxSteps$/,
+      ],
+      [
+        'a block longer than its charLimit',
+        (f) => void (f.tables.blocks[0]!.charLimit = 3),
+        /^tables\.blocks\[0\]\.value$/,
+      ],
+    ];
+    for (const [name, change, path] of cases) {
+      const outcome = await rejected(change);
+      expect({ name, code: outcome.code, written: outcome.written }).toEqual({
+        name,
+        code: 'backup_invalid',
+        written: false,
+      });
+      expect(outcome.path, name).toMatch(path);
+    }
+  });
+
+  it('X163 (item 6): an encrypted backup with a 1-byte salt or a short iv is refused before any key is derived', async () => {
+    const source = await populated();
+    const envelope = JSON.parse(await exportBackup(source, { passphrase: 'pw' })) as {
+      kdf: { salt: string };
+      cipher: { iv: string };
+    };
+    const target = await fresh();
+    const salted = { ...envelope, kdf: { ...envelope.kdf, salt: 'AA==' } };
+    await expect(
+      importBackup(target, JSON.stringify(salted), { passphrase: 'pw' }),
+    ).rejects.toMatchObject({ code: 'backup_invalid', details: { path: 'kdf.salt' } });
+    const short = { ...envelope, cipher: { ...envelope.cipher, iv: 'AAAA' } };
+    await expect(importBackup(target, JSON.stringify(short))).rejects.toMatchObject({
+      code: 'backup_invalid',
+      details: { path: 'cipher.iv' },
+    });
+    expect(await target.listAgents()).toEqual([]);
+  });
+
+  it('X164 (item 10): a backup of version 0.5 is invalid, not "made by a newer Loci"; version 2 is newer', async () => {
+    const half = await rejected((f) => void (f.version = 0.5));
+    expect(half).toMatchObject({ code: 'backup_invalid', path: 'version', written: false });
+    const zero = await rejected((f) => void (f.version = 0));
+    expect(zero).toMatchObject({ code: 'backup_invalid', path: 'version' });
+    const newer = await rejected((f) => void (f.version = 2));
+    expect(newer).toMatchObject({ code: 'backup_unsupported_version', path: 'version' });
+  });
+});
+
+/** Puts `data` (base64 of 2 floats) as the first vector batch, for one id of its agent. */
+function vectorsOf(f: BackupFile, data: string): void {
+  const v = f.tables.vectors[0]!;
+  v.dimension = 2;
+  v.ids = v.ids.slice(0, 1);
+  v.data = data;
+}

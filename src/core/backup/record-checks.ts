@@ -40,6 +40,15 @@ export const LIMITS = {
   textChars: 1_000_000,
   dimension: 4_096,
   rowsPerTable: 5_000_000,
+  /**
+   * Largest message seq, block or summary version, step number and token budget (ADR 0161): far
+   * beyond any real agent, far below 2^53 where `n + 1 === n`.
+   */
+  counter: 1_000_000_000,
+  /** Most steps a turn may be allowed (`maxSteps`, `maxInvalidSteps`). */
+  steps: 1_000,
+  /** Longest n-gram the forgetting strategy may compare. */
+  maxGram: 16,
 } as const;
 
 type Variant<U, T extends string> = Extract<U, { type: T }>;
@@ -49,6 +58,9 @@ const name = str({ max: LIMITS.nameChars });
 const text = str({ max: LIMITS.textChars });
 const time = num({ min: 0, max: 8.64e15, integer: true });
 const count = num({ min: 0, max: Number.MAX_SAFE_INTEGER, integer: true });
+/** A seq, version or step number (ADR 0161). */
+const counter = num({ min: 0, max: LIMITS.counter, integer: true });
+const tokens = num({ min: 0, max: LIMITS.counter, integer: true });
 const fraction = num({ min: 0, max: 1 });
 const real = num();
 
@@ -61,20 +73,20 @@ export const agentCheck: Check<Agent> = obj<Agent>({
   strategy: oneOf('memgpt', 'forgetting', 'recency', 'window'),
   autoRecall: bool,
   budgets: obj<Agent['budgets']>({
-    replyReserve: count,
-    recallBudget: count,
+    replyReserve: tokens,
+    recallBudget: tokens,
     warningFraction: fraction,
     flushFraction: fraction,
     targetFraction: fraction,
-    summaryMaxTokens: count,
-    maxSteps: count,
-    maxInvalidSteps: count,
+    summaryMaxTokens: tokens,
+    maxSteps: num({ min: 1, max: LIMITS.steps, integer: true }),
+    maxInvalidSteps: num({ min: 0, max: LIMITS.steps, integer: true }),
   }),
   forgetting: obj<Agent['forgetting']>({
     recallThreshold: real,
     forgetThreshold: real,
     relevanceTarget: real,
-    maxGram: count,
+    maxGram: num({ min: 1, max: LIMITS.maxGram, integer: true }),
   }),
   createdAt: time,
   updatedAt: time,
@@ -85,10 +97,10 @@ export const blockCheck: Check<CoreBlock> = obj<CoreBlock>({
   label: name,
   description: text,
   value: text,
-  charLimit: count,
+  charLimit: num({ min: 1, max: LIMITS.textChars, integer: true }),
   readOnly: bool,
   updatedAt: time,
-  version: count,
+  version: num({ min: 1, max: LIMITS.counter, integer: true }),
 });
 
 const untrustedRead: Check<UntrustedRead> = obj<UntrustedRead>({
@@ -102,19 +114,19 @@ const blockSource: Check<BlockSource> = tagged<BlockSource>({
   tool: obj<Variant<BlockSource, 'tool'>>({
     type: oneOf('tool'),
     turnId: id,
-    step: count,
+    step: counter,
     tool: name,
     after: opt(arr(untrustedRead, { max: 16 })),
   }),
   user: obj<Variant<BlockSource, 'user'>>({ type: oneOf('user') }),
-  revert: obj<Variant<BlockSource, 'revert'>>({ type: oneOf('revert'), toVersion: count }),
+  revert: obj<Variant<BlockSource, 'revert'>>({ type: oneOf('revert'), toVersion: counter }),
   system: obj<Variant<BlockSource, 'system'>>({ type: oneOf('system') }),
 });
 
 export const blockVersionCheck: Check<BlockVersion> = obj<BlockVersion>({
   agentId: id,
   label: name,
-  version: count,
+  version: num({ min: 1, max: LIMITS.counter, integer: true }),
   value: text,
   source: blockSource,
   at: time,
@@ -125,7 +137,7 @@ const toolCall = obj<ToolCall>({ name, arguments: record() });
 export const messageCheck: Check<Message> = obj<Message>({
   id,
   agentId: id,
-  seq: num({ min: 1, integer: true }),
+  seq: num({ min: 1, max: LIMITS.counter, integer: true }),
   role: oneOf('user', 'assistant', 'tool', 'system', 'event'),
   text,
   author: opt(name),
@@ -141,10 +153,10 @@ export const messageCheck: Check<Message> = obj<Message>({
 export const summaryCheck: Check<Summary> = obj<Summary>({
   id,
   agentId: id,
-  version: count,
+  version: counter,
   text,
-  fromSeq: count,
-  toSeq: count,
+  fromSeq: counter,
+  toSeq: counter,
   method: oneOf('model', 'extractive'),
   at: time,
   tokens: count,
@@ -195,7 +207,7 @@ export const turnCheck: Check<TurnRecord> = obj<TurnRecord>({
   agentId: id,
   triggerMessageId: id,
   status: oneOf('running', 'done', 'interrupted'),
-  steps: count,
+  steps: counter,
   stopReason: opt(
     oneOf('end_turn', 'max_steps', 'invalid_tool_call', 'context_overflow', 'cancelled', 'error'),
   ),
@@ -207,7 +219,7 @@ export const turnCheck: Check<TurnRecord> = obj<TurnRecord>({
 export const stepCheck: Check<StepRecord> = obj<StepRecord>({
   turnId: id,
   agentId: id,
-  step: count,
+  step: counter,
   raw: text,
   thinking: opt(text),
   tool: opt(name),

@@ -51,7 +51,7 @@ const scopeCheck: Check<BackupScope> = tagged<BackupScope>({
 
 const fileCheck: Check<BackupFile> = obj<BackupFile>({
   format: oneOf(BACKUP_FORMAT),
-  version: num({ integer: true }),
+  version: num({ integer: true, min: 1 }),
   exportedAt: num({ min: 0, integer: true }),
   scope: scopeCheck,
   tables: tablesCheck,
@@ -87,12 +87,34 @@ function references<T>(
   });
 }
 
+/** Fails unless each item's `agentId` is the agent of the record its `field` refers to. */
+function sameAgent<T extends { agentId: string }>(
+  items: readonly T[],
+  path: string,
+  field: keyof T & string,
+  owners: ReadonlyMap<string, string>,
+  what: string,
+): void {
+  items.forEach((item, i) => {
+    const target = item[field] as unknown as string;
+    const owner = owners.get(target);
+    if (owner !== item.agentId)
+      fail(
+        `${path}[${i}].agentId`,
+        `is "${item.agentId}", but its ${what} "${target}" belongs to agent "${owner}"`,
+      );
+  });
+}
+
 function decodeFloats(text: string, expected: number, path: string): Float32Array {
   const bytes = decodeBase64(text);
   const floats = bytes ? bytesToFloat32(bytes) : null;
   if (!floats) fail(path, 'is not base64 of Float32 values');
   if (floats.length !== expected)
     fail(path, `holds ${floats.length} numbers; the declared dimension needs ${expected}`);
+  for (let i = 0; i < floats.length; i += 1) {
+    if (!Number.isFinite(floats[i])) fail(path, `holds a number that is not finite at ${i}`);
+  }
   return floats;
 }
 
@@ -127,6 +149,12 @@ function checkReferences(file: BackupFile): DecodedBackup {
     'block version',
   );
   t.blocks.forEach((b, i) => {
+    if (b.value.length > b.charLimit) {
+      fail(
+        `${p('blocks')}[${i}].value`,
+        `is ${b.value.length} characters long; the block's charLimit is ${b.charLimit}`,
+      );
+    }
     if (!versions.has(JSON.stringify([b.agentId, b.label, b.version]))) {
       fail(
         `${p('blocks')}[${i}].version`,
@@ -139,10 +167,17 @@ function checkReferences(file: BackupFile): DecodedBackup {
   unique(t.summaries, p('summaries'), (s) => s.id, 'summary id');
   const documents = unique(t.documents, p('documents'), (d) => d.id, 'document id');
   const docAgent = new Map(t.documents.map((d) => [d.id, d.agentId]));
-  const passageIds = unique(t.passages, p('passages'), (x) => x.id, 'passage id');
+  unique(t.passages, p('passages'), (x) => x.id, 'passage id');
+  const passageAgent = new Map(t.passages.map((x) => [x.id, x.agentId]));
   const turns = unique(t.turns, p('turns'), (x) => x.id, 'turn id');
   references(t.turns, p('turns'), 'triggerMessageId', messages, 'the message');
   references(t.steps, p('steps'), 'turnId', turns, 'the turn');
+  // A record must belong to the agent of what it refers to: otherwise a later one-agent export
+  // would leave it out (and be rejected), and deleting one agent would delete the other's rows.
+  const messageAgent = new Map(t.messages.map((m) => [m.id, m.agentId]));
+  const turnAgent = new Map(t.turns.map((x) => [x.id, x.agentId]));
+  sameAgent(t.turns, p('turns'), 'triggerMessageId', messageAgent, 'message');
+  sameAgent(t.steps, p('steps'), 'turnId', turnAgent, 'turn');
   unique(t.steps, p('steps'), (s) => JSON.stringify([s.turnId, s.step]), 'turn and step');
   unique(t.settings, p('settings'), (s) => s.key, 'setting key');
 
@@ -164,10 +199,12 @@ function checkReferences(file: BackupFile): DecodedBackup {
   });
   const vectors = t.vectors.map((v, i) => {
     const path = `${p('vectors')}[${i}]`;
-    const known = v.kind === 'message' ? messages : passageIds;
+    const owner = v.kind === 'message' ? messageAgent : passageAgent;
     v.ids.forEach((id, j) => {
-      if (!known.has(id))
+      if (!owner.has(id))
         fail(`${path}.ids[${j}]`, `refers to ${v.kind} "${id}", which is not in the file`);
+      if (owner.get(id) !== v.agentId)
+        fail(`${path}.ids[${j}]`, `refers to ${v.kind} "${id}" of another agent`);
     });
     return { ...v, data: decodeFloats(v.data, v.ids.length * v.dimension, `${path}.data`) };
   });
@@ -189,15 +226,17 @@ export function validateBackup(value: unknown): Result<DecodedBackup, BackupProb
   try {
     const version = (value as { version?: unknown } | null)?.version;
     const format = (value as { format?: unknown } | null)?.format;
+    // Only a whole version above ours was made by a newer Loci; 0.5 or -1 is just invalid.
     if (
       format === BACKUP_FORMAT &&
       typeof version === 'number' &&
-      (version > BACKUP_VERSION || version < 1)
+      Number.isInteger(version) &&
+      version > BACKUP_VERSION
     ) {
       return err({
         code: 'backup_unsupported_version',
         path: 'version',
-        message: `This backup has format version ${version}; this app reads versions 1 to ${BACKUP_VERSION}.`,
+        message: `This backup has format version ${version}, made by a newer Loci; this app reads versions 1 to ${BACKUP_VERSION}.`,
       });
     }
     return ok(checkReferences(fileCheck(value, '$')));

@@ -233,6 +233,31 @@ describe('createMemorySearch', () => {
     expect(reopened.agentId).toBe('b');
   });
 
+  it('X161: loadAgent reads a store holding a seq near 2^53 in a few queries (it walked to it in steps of 5,000)', async () => {
+    const { store } = await setup(false);
+    await store.apply({ messages: [sampleMessage('a', 'm1', 'first apple', NOW)] });
+    const huge = { ...sampleMessage('a', 'm2', 'far apple', NOW), seq: 2 ** 53 - 1 };
+    await store.db.messages.put({ ...huge, id: 'm2', ctx: 1 } as never);
+    let queries = 0;
+    const counted = new Proxy(store, {
+      get(target, key, receiver) {
+        const value = Reflect.get(target, key, receiver) as unknown;
+        if (key === 'queryMessages') queries += 1;
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const search = createMemorySearch({
+      store: counted,
+      lexical: new Bm25LexicalIndex(),
+      vectors: null,
+      embedder: null,
+      clock,
+    });
+    await search.loadAgent('a');
+    expect(queries).toBeLessThanOrEqual(2);
+    expect(ids(await search.search(q({ text: 'apple' }))).sort()).toEqual(['m1', 'm2']);
+  }, 10_000);
+
   it('R15: removed passages leave every mode', async () => {
     const { store, search } = await setup();
     const ps = [

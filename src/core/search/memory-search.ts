@@ -226,14 +226,15 @@ export function createMemorySearch(deps: MemorySearchDeps): LociMemorySearch {
     pendingPassages = new Set();
     pendingMessages = new Set();
     const embedder = deps.embedder;
-    const lastSeq = await store.lastSeq(agentId);
-    for (let fromSeq = 1; fromSeq <= lastSeq; fromSeq += LOAD_CHUNK) {
-      const chunk = await store.queryMessages(agentId, {
-        fromSeq,
-        toSeq: fromSeq + LOAD_CHUNK - 1,
-      });
+    // Pages by the last seq read, not by seq ranges: a gap in the seqs (or a huge seq) costs
+    // nothing, and the number of queries follows the number of messages.
+    for (let fromSeq = 1; ;) {
+      const chunk = await store.queryMessages(agentId, { fromSeq, limit: LOAD_CHUNK });
       if (gen !== generation) return;
       indexLexically(chunk.filter(indexable).map(messageDoc));
+      const last = chunk[chunk.length - 1];
+      if (chunk.length < LOAD_CHUNK || last === undefined) break;
+      fromSeq = last.seq + 1;
     }
     for (let offset = 0; ; offset += LOAD_CHUNK) {
       const chunk = await store.queryPassages(agentId, { offset, limit: LOAD_CHUNK });

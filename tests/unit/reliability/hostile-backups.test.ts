@@ -98,6 +98,21 @@ const KINDS: Kind[] = [
   ],
   ['unknown field', (g) => edit(g, (f) => void (row(f.tables.agents).admin = true))],
   ['unknown role', (g) => edit(g, (f) => void (row(f.tables.messages).role = 'root'))],
+  // Issue 20: every number a backup carries is range-checked (X161–X164).
+  ['seq near 2^53', (g) => edit(g, (f) => void (row(f.tables.messages).seq = 2 ** 53 - 1))],
+  ['seq 1e300', (g) => edit(g, (f) => void (row(f.tables.messages).seq = 1e300))],
+  [
+    'block version 2^53 − 1',
+    (g) => edit(g, (f) => void (row(f.tables.blocks).version = Number.MAX_SAFE_INTEGER)),
+  ],
+  ['maxSteps 0', (g) => edit(g, (f) => void ((row(f.tables.agents).budgets as Json).maxSteps = 0))],
+  ['block over its charLimit', (g) => edit(g, (f) => void (row(f.tables.blocks).charLimit = 2))],
+  [
+    'NaN in an embedding',
+    (g) => edit(g, (f) => void (row(f.tables.passages).embedding = 'AADAfwAAAAAAAIA/')),
+  ],
+  ['version 0.5', (g) => edit(g, (f) => void (f.version = 0.5))],
+  ['1-byte salt', (_, e) => edit(e, (f) => void ((f.kdf as Json).salt = 'AA==')), PASS],
   ['wrong passphrase', (_, e) => e, 'wrong horse'],
   ['missing passphrase', (_, e) => e, ''],
   [
