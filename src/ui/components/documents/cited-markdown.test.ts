@@ -61,4 +61,16 @@ describe('citations in chat replies', () => {
     expect(parseDocumentsHash('#/documents')).toEqual({ documentId: null, passageId: null });
     expect(parseDocumentsHash('#/chat?doc=x')).toEqual({ documentId: null, passageId: null });
   });
+
+  it('X165 (item 8): a document id with ) " \' ( or ] links to that document and spills no text', () => {
+    for (const documentId of ['doc)x', 'doc"y" title', "it's (draft)", 'a]b*c!', 'x\\y <z>']) {
+      const html = markdownToHtml(
+        citedMarkdown('See [^psg_1] here.', [passage('psg_1', documentId)]),
+      );
+      const hrefs = [...html.matchAll(/href="([^"]*)"/g)].map((m) => m[1]!.replace(/&amp;/g, '&'));
+      expect(hrefs).toHaveLength(1);
+      expect(parseDocumentsHash(hrefs[0]!)).toEqual({ documentId, passageId: 'psg_1' });
+      expect(html.replace(/<[^>]*>/g, '')).toBe('See [1] here.\n');
+    }
+  });
 });
