@@ -14,6 +14,33 @@ describe('parseHtml', () => {
     expect(hostile.text.match(/</g)).toHaveLength(1);
   });
 
+  it('X167 (item 7): unclosed svg or math ends at the next HTML block, as in a browser; the rest is kept', () => {
+    const paragraphs = Array.from({ length: 45 }, (_, i) => `<p>Paragraph ${i + 1}.</p>`);
+    paragraphs.splice(18, 0, '<svg viewBox="0 0 1 1"><circle r="1"><title>icon</title>');
+    const doc = parseHtml(`<html><body>${paragraphs.join('\n')}</body></html>`, 'f.html');
+    for (let i = 1; i <= 45; i += 1) expect(doc.text).toContain(`Paragraph ${i}.`);
+    const math = parseHtml(
+      '<p>a</p><math><mi>x</mi><div>after math</div><span>and on</span>',
+      'm.html',
+    );
+    expect(math.text).toContain('after math');
+    expect(math.text).toContain('and on');
+    expect(math.text).not.toContain('x');
+    // A stray end tag ends nothing it does not match; inside a template nothing shows (as in a browser).
+    const stray = parseHtml(
+      '<p>one</div></svg></math>two</p><template><p>hidden</template>three',
+      's.html',
+    );
+    expect(stray.text).toMatch(/^one\s*two\s*three$/);
+  });
+
+  it('X168 (item 3): 30,000 unclosed dropped tags and as many stray end tags parse in linear time', () => {
+    const hostile = '<object>x'.repeat(30_000) + '</p>'.repeat(30_000) + '<p>after</p>';
+    const started = performance.now();
+    parseHtml(hostile, 'h.html');
+    expect(performance.now() - started).toBeLessThan(1_500);
+  });
+
   it('D2: entities are decoded; unknown names stay as written', () => {
     expect(hostile.title).toBe('Recipe: Lemon & Thyme Cake');
     expect(hostile.text).toContain('A bright cake for late summer — serves eight.');

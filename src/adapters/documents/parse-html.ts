@@ -37,6 +37,17 @@ const PARAGRAPH = new Set(
 );
 const LINE = new Set('br li tr dt dd figcaption summary caption option legend'.split(' '));
 const CELL = new Set(['td', 'th']);
+/** Foreign (SVG, MathML) content, which an HTML start tag from {@link BREAKOUT} ends. */
+const FOREIGN = new Set(['svg', 'math']);
+/**
+ * The HTML start tags that break out of unclosed SVG or MathML (HTML's tree construction, "in
+ * foreign content"): a browser closes the foreign elements and shows what follows as HTML.
+ */
+const BREAKOUT = new Set(
+  'b big blockquote body br center code dd div dl dt em embed h1 h2 h3 h4 h5 h6 head hr i img li listing menu meta nobr ol p pre ruby s small span strong strike sub sup table tt u ul var'.split(
+    ' ',
+  ),
+);
 const HEADING = /^h([1-6])$/;
 
 /**
@@ -52,6 +63,8 @@ export function parseHtml(html: string, fileName: string): ParsedDocument {
   const out = new DocumentBuilder();
   const src = html.replace(/\r\n?/g, '\n');
   const dropped: string[] = [];
+  /** How many of each name `dropped` holds. */
+  const openDropped = new Map<string, number>();
   let preDepth = 0;
   let title: string | undefined;
   let firstH1: string | undefined;
@@ -111,8 +124,12 @@ export function parseHtml(html: string, fileName: string): ParsedDocument {
         i = end.next;
         continue;
       }
+      if (BREAKOUT.has(name)) breakOutOfForeign();
       if (DROPPED.has(name)) {
-        if (!tag.selfClosing) dropped.push(name);
+        if (!tag.selfClosing) {
+          dropped.push(name);
+          openDropped.set(name, (openDropped.get(name) ?? 0) + 1);
+        }
         continue;
       }
       if (dropped.length > 0) continue;
@@ -130,9 +147,14 @@ export function parseHtml(html: string, fileName: string): ParsedDocument {
       continue;
     }
     // End tag.
+    if (name === 'p' || name === 'br') breakOutOfForeign();
     if (dropped.length > 0) {
-      const at = dropped.lastIndexOf(name);
-      if (at >= 0) dropped.length = at;
+      // Only search when the name is open: a stray end tag inside thousands of unclosed ones
+      // would otherwise scan them all, each time (quadratic).
+      if ((openDropped.get(name) ?? 0) > 0) {
+        const at = dropped.lastIndexOf(name);
+        for (const gone of dropped.splice(at)) openDropped.set(gone, openDropped.get(gone)! - 1);
+      }
       continue;
     }
     if (HEADING.test(name)) {
@@ -143,6 +165,14 @@ export function parseHtml(html: string, fileName: string): ParsedDocument {
     blockBreak(name);
   }
   closeHeading();
+
+  /** Closes unclosed SVG/MathML (not the HTML elements dropped around it, such as `template`). */
+  function breakOutOfForeign(): void {
+    while (dropped.length > 0 && FOREIGN.has(dropped[dropped.length - 1]!)) {
+      const gone = dropped.pop()!;
+      openDropped.set(gone, openDropped.get(gone)! - 1);
+    }
+  }
 
   function blockBreak(name: string): void {
     if (heading !== null) {

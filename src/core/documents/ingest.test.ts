@@ -213,6 +213,26 @@ describe('ingestDocument', () => {
     expect(progress.at(-2)).toEqual({ type: 'embedding', done: 3, total: 3 });
   });
 
+  it('X168 (item 3): an HTML <title> of 500,000 characters is stored cut to 300, and fast', async () => {
+    const { store, deps } = await setup();
+    const html = `<title>${'Long title '.repeat(50_000)}</title><p>The harbour at dawn.</p>`;
+    const name = 'long-title.html';
+    const started = performance.now();
+    const outcome = await ingestDocument(
+      deps,
+      AGENT,
+      openDocumentSource(new File([html], name, { type: 'text/html' }), name, {
+        pdfjs: loadNodePdfjs,
+      }),
+    );
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(outcome.type).toBe('imported');
+    const [doc] = await store.listDocuments(AGENT);
+    expect(doc!.title).toHaveLength(300);
+    expect(doc!.title.startsWith('Long title Long title')).toBe(true);
+    expect(doc!.title.endsWith('…')).toBe(true);
+  });
+
   it('D31: each passage records document, chunk, page, exact offsets and heading path', async () => {
     const embedded: string[] = [];
     const recording = fakeEmbedder();

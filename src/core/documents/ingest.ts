@@ -11,6 +11,7 @@ import { documentImportedText } from './document-imported-event';
 import type { DocumentSource } from './document-source';
 import { embedInBatches } from './embed-in-batches';
 import { joinHeadingPath, passageEmbeddingText } from './passage-embedding-text';
+import { documentTitle } from './parsed-document';
 
 /** The ports an import needs. */
 export interface IngestDeps {
@@ -106,7 +107,8 @@ export async function ingestDocument(
     const existing = await store.findDocumentByHash(agentId, read.contentHash);
     if (existing !== undefined) return { type: 'duplicate', document: existing };
 
-    const parsed = await read.parse(signal);
+    const whole = await read.parse(signal);
+    const parsed = { ...whole, title: documentTitle(whole.title) };
     if (aborted()) return { type: 'cancelled' };
     const chunks = await collectChunks(parsed, options.chunk, deps.yieldToHost, aborted);
     if (chunks === null) return { type: 'cancelled' };

@@ -27,3 +27,15 @@ export interface ParsedDocument {
   text: string;
   sections: DocumentSection[];
 }
+
+/** Longest document title kept (X168): a `<title>` of 500,000 characters was stored whole. */
+export const MAX_TITLE_CHARS = 300;
+
+/** A parsed title as stored: whitespace collapsed, cut to {@link MAX_TITLE_CHARS} with "…". */
+export function documentTitle(raw: string): string {
+  const title = raw
+    .slice(0, MAX_TITLE_CHARS * 4)
+    .replace(/\s+/g, ' ')
+    .trim();
+  return title.length <= MAX_TITLE_CHARS ? title : `${title.slice(0, MAX_TITLE_CHARS - 1)}…`;
+}
