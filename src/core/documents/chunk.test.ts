@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { estimateTokens } from '../tokens/estimate-tokenizer';
-import { chunkDocument, DEFAULT_CHUNK_OPTIONS, type DocumentChunk } from './chunk';
+import { chunkDocument, DEFAULT_CHUNK_OPTIONS, iterateChunks, type DocumentChunk } from './chunk';
 import type { DocumentSection, ParsedDocument } from './parsed-document';
 
 /** A document whose sections are the given parts, joined by blank lines. */
@@ -246,4 +246,37 @@ describe('chunkDocument', () => {
       expect(uncovered).toEqual([]);
     }
   });
+
+  it('X168 (item 3): a 1 MB one-line text, with or without spaces, chunks in linear time and in small steps', () => {
+    const cases = {
+      spaces: 'harbour '.repeat(125_000),
+      none: 'x'.repeat(1_000_000),
+      marks: `a${'\u0301'.repeat(200_000)}`,
+    };
+    for (const [name, text] of Object.entries(cases)) {
+      const doc: ParsedDocument = {
+        title: name,
+        mimeType: 'text/plain',
+        text,
+        sections: [{ headingPath: [], text, start: 0, end: text.length }],
+      };
+      const started = performance.now();
+      let last = started;
+      let longestStep = 0;
+      let covered = 0;
+      for (const chunk of iterateChunks(doc)) {
+        const now = performance.now();
+        longestStep = Math.max(longestStep, now - last);
+        last = now;
+        expect(chunk.text).toBe(text.slice(chunk.start, chunk.end));
+        expect(chunk.tokens).toBeLessThanOrEqual(DEFAULT_CHUNK_OPTIONS.maxTokens);
+        covered = Math.max(covered, chunk.end);
+      }
+      expect({ name, covered }).toEqual({ name, covered: text.trimEnd().length });
+      // Today's code spent minutes in one step (Intl.Segmenter over the whole line, and a
+      // measure per character); the bounds leave room for a loaded CI machine.
+      expect(performance.now() - started, name).toBeLessThan(20_000);
+      expect(longestStep, name).toBeLessThan(2_000);
+    }
+  }, 60_000);
 });

@@ -90,19 +90,31 @@ export function* iterateChunks(
 }
 
 /**
- * A section's text in runs of whole paragraphs of at least {@link WINDOW_CHARS}, found lazily:
- * the chunker works one run at a time, so a caller yielding between chunks never waits for a
- * whole 5 MB section. A run ends at a paragraph break, where a cut has no overlap anyway.
+ * Splits a section into windows of about {@link WINDOW_CHARS} so the chunker's work between two
+ * chunks stays small: at the first paragraph break after the window size, else (a paragraph of
+ * tens of thousands of characters, a one-line file) at the last line break, else the last
+ * whitespace, else a code point boundary within twice the size (X168). Each search looks at
+ * most one window ahead, so the whole split is linear.
  */
 function* windows(text: string, start: number, end: number): Generator<[number, number]> {
   const paragraphBreak = /\n[ \t\r]*\n/g;
   let from = start;
-  while (end - from > WINDOW_CHARS) {
-    paragraphBreak.lastIndex = from + WINDOW_CHARS;
-    const m = paragraphBreak.exec(text);
-    if (m === null || m.index >= end) break;
-    yield [from, m.index];
-    from = m.index + m[0].length;
+  while (end - from > 2 * WINDOW_CHARS) {
+    const ahead = text.slice(from + WINDOW_CHARS, from + 2 * WINDOW_CHARS);
+    paragraphBreak.lastIndex = 0;
+    const m = paragraphBreak.exec(ahead);
+    if (m !== null) {
+      yield [from, from + WINDOW_CHARS + m.index];
+      from += WINDOW_CHARS + m.index + m[0].length;
+      continue;
+    }
+    let cut = ahead.lastIndexOf('\n');
+    if (cut < 0) cut = Math.max(ahead.lastIndexOf(' '), ahead.lastIndexOf('\t'));
+    let to = from + WINDOW_CHARS + (cut < 0 ? ahead.length : cut + 1);
+    const code = text.charCodeAt(to - 1);
+    if (code >= 0xd800 && code <= 0xdbff) to += 1;
+    yield [from, to];
+    from = to;
   }
   yield [from, end];
 }

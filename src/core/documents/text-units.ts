@@ -142,22 +142,50 @@ function lineRanges(text: string, start: number, end: number): [number, number][
   return out;
 }
 
+/**
+ * Characters given to `Intl.Segmenter` at once: iterating the segments of one long string is
+ * far slower than linear in V8 (100,000 characters took seconds), so a long run is segmented in
+ * windows cut after a whitespace character.
+ */
+const SEGMENT_WINDOW = 2_048;
+
 /** Ranges that may be cut between: each word with the punctuation and space after it. */
 function wordRanges(text: string, start: number, end: number): [number, number][] {
   const out: [number, number][] = [];
   let pieceStart = start;
-  for (const seg of wordSegmenter.segment(text.slice(start, end))) {
-    const at = start + seg.index;
-    if (seg.isWordLike && at > pieceStart) {
-      out.push([pieceStart, at]);
-      pieceStart = at;
+  for (let from = start; from < end;) {
+    let to = Math.min(end, from + SEGMENT_WINDOW);
+    if (to < end) {
+      let cut = to;
+      while (cut > from && !SPACE.test(text.charAt(cut - 1))) cut -= 1;
+      // No whitespace in the window: the "word" is longer than any chunk and is cut by code
+      // points anyway; only keep a surrogate pair whole.
+      if (cut > from) to = cut;
+      else if (isHighSurrogate(text.charCodeAt(to - 1))) to += 1;
     }
+    for (const seg of wordSegmenter.segment(text.slice(from, to))) {
+      const at = from + seg.index;
+      if (seg.isWordLike && at > pieceStart) {
+        out.push([pieceStart, at]);
+        pieceStart = at;
+      }
+    }
+    from = to;
   }
   out.push([pieceStart, end]);
   return out;
 }
 
-/** Greedily joins consecutive ranges while the joined text stays within `maxTokens`. */
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+/**
+ * Greedily joins consecutive ranges while the joined text stays within `maxTokens`. The measure
+ * is subadditive, so the sum of the parts' tokens bounds the joined text's: while that sum fits,
+ * the join fits without measuring it again (linear, where measuring every growing join was
+ * quadratic in a long line); only near the limit is the joined text measured.
+ */
 function packRanges(
   text: string,
   ranges: [number, number][],
@@ -166,20 +194,39 @@ function packRanges(
 ): [number, number][] {
   const out: [number, number][] = [];
   let current: [number, number] | null = null;
+  let bound = 0; // ≥ measure of the current join
   for (const range of ranges) {
     if (current === null) {
       current = [range[0], range[1]];
-    } else if (measure(text.slice(current[0], range[1])) <= maxTokens) {
+      bound = measure(text.slice(range[0], range[1]));
+      continue;
+    }
+    const added =
+      measure(text.slice(current[1], range[0])) + measure(text.slice(range[0], range[1]));
+    if (bound + added <= maxTokens) {
       current[1] = range[1];
+      bound += added;
+      continue;
+    }
+    const joined = measure(text.slice(current[0], range[1]));
+    if (joined <= maxTokens) {
+      current[1] = range[1];
+      bound = joined;
     } else {
       pushTrimmed(out, text, current[0], current[1]);
       current = [range[0], range[1]];
+      bound = measure(text.slice(range[0], range[1]));
     }
   }
   if (current !== null) pushTrimmed(out, text, current[0], current[1]);
   return out;
 }
 
+/**
+ * Cuts `[start, end)` between code points into the longest pieces within `maxTokens`: each cut
+ * found by doubling then bisecting the piece length (the measure grows with the text), so a
+ * 200,000-character "word" costs O(n log n), not a measure per character.
+ */
 function codePointPieces(
   text: string,
   start: number,
@@ -188,17 +235,43 @@ function codePointPieces(
   measure: Measure,
 ): [number, number][] {
   const out: [number, number][] = [];
+  /** `at`, moved off the middle of a surrogate pair. */
+  const boundary = (at: number): number =>
+    at < end && at > start && isHighSurrogate(text.charCodeAt(at - 1)) ? at + 1 : at;
+  const fits = (from: number, to: number): boolean => measure(text.slice(from, to)) <= maxTokens;
   let from = start;
-  let i = start;
-  while (i < end) {
-    const step = (text.codePointAt(i) ?? 0) > 0xffff ? 2 : 1;
-    if (i > from && measure(text.slice(from, i + step)) > maxTokens) {
-      out.push([from, i]);
-      from = i;
+  while (from < end) {
+    let good = boundary(from + 1); // one code point always goes, even when it alone is too big
+    if (good >= end || !fits(from, boundary(good + 1))) {
+      if (good >= end) {
+        out.push([from, end]);
+        break;
+      }
+      out.push([from, good]);
+      from = good;
+      continue;
     }
-    i += step;
+    let step = 1;
+    let bad = end + 1;
+    while (true) {
+      const probe = boundary(Math.min(end, good + step));
+      if (!fits(from, probe)) {
+        bad = probe;
+        break;
+      }
+      good = probe;
+      if (good >= end) break;
+      step *= 2;
+    }
+    while (bad - good > 1) {
+      const mid = boundary(good + Math.floor((bad - good) / 2));
+      if (mid <= good || mid >= bad) break;
+      if (fits(from, mid)) good = mid;
+      else bad = mid;
+    }
+    out.push([from, good]);
+    from = good;
   }
-  if (end > from) out.push([from, end]);
   return out;
 }
 
