@@ -87,7 +87,9 @@ async function planOnce(input: PrepareInput) {
     tokenCache: input.tokenCache,
   });
   const next = plan.ok && !memgpt ? plan.value.strategyState : undefined;
-  if (next !== undefined) {
+  // A strategy returns the very state it was given when the step changed nothing: then there is
+  // nothing to compare or write (X169; the forgetting state was rewritten whole every step).
+  if (next !== undefined && next !== state) {
     // Compare and set: the state is written only if nobody changed it while this plan was made
     // (a pin or "forget now" from the memory panel); otherwise the plan is made again from it.
     let stale = false;

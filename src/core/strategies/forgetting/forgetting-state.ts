@@ -100,7 +100,7 @@ export function parseForgettingState(value: unknown): ForgettingState {
   if (
     new Set(placed).size !== placed.length ||
     placed.length !== ids.length ||
-    !ids.every((id) => placed.includes(id))
+    !placed.every((id) => Object.hasOwn(state.items, id))
   ) {
     throw new AppError(
       'invalid_argument',
@@ -128,4 +128,34 @@ export function itemBody(item: ForgettingItem): string {
 /** The text of an item as the prompt shows it. */
 export function itemPromptText(item: ForgettingItem): string {
   return item.lines.map((line) => `${line.role}: ${line.text}`).join('\n');
+}
+
+/**
+ * Most memory items the state keeps (X169, ADR 0163). Each round scores every item, so an
+ * uncapped state made every step slower for ever; the conversation itself stays in the store,
+ * where recall search still finds what the cap let go.
+ */
+export const MAX_FORGETTING_ITEMS = 2_000;
+
+/**
+ * `state` with at most `cap` items: the long-term items of lowest relevance (then oldest) go
+ * first, never a pinned one and never one in short-term (those are the ones in use). Returns
+ * `state` itself when nothing goes.
+ */
+export function capForgettingItems(
+  state: ForgettingState,
+  cap: number = MAX_FORGETTING_ITEMS,
+): ForgettingState {
+  const excess = state.shortTerm.length + state.longTerm.length + state.forget.length - cap;
+  if (excess <= 0) return state;
+  const droppable = state.longTerm
+    .map((id) => state.items[id])
+    .filter((item): item is ForgettingItem => item !== undefined && !item.pinned)
+    .sort((a, b) => a.relevance - b.relevance || a.fromSeq - b.fromSeq)
+    .slice(0, excess);
+  if (droppable.length === 0) return state;
+  const gone = new Set(droppable.map((item) => item.id));
+  const items: Record<string, ForgettingItem> = {};
+  for (const [id, item] of Object.entries(state.items)) if (!gone.has(id)) items[id] = item;
+  return { ...state, items, longTerm: state.longTerm.filter((id) => !gone.has(id)) };
 }

@@ -6,7 +6,11 @@ import { conversation, testAgent } from '../testing/fixtures';
 import { createForgettingStrategy } from './forgetting-strategy';
 import type { ForgettingState } from './forgetting-state';
 import { forgetMemoryNow, pinMemory, promoteMemory, unpinMemory } from './forgetting-operations';
-import { parseForgettingState } from './forgetting-state';
+import {
+  MAX_FORGETTING_ITEMS,
+  emptyForgettingState,
+  parseForgettingState,
+} from './forgetting-state';
 import { forgettingRows } from './forgetting-rows';
 import { defaultForgettingSettings } from './default-forgetting-settings';
 import { MEMORY_SECTION_HEADER } from '../prompt-cost';
@@ -167,6 +171,50 @@ describe('forgetting strategy', () => {
     expect(() => parseForgettingState({ version: 1 })).toThrowError(/malformed/);
     const bad = { ...parseForgettingState(undefined), items: { x: {} } };
     expect(() => parseForgettingState(bad)).toThrowError(/partition/);
+  });
+});
+
+/** A state of `n` long-term items (the first `pinned` pinned), as a long conversation leaves it. */
+function bigState(n: number, pinned = 0): ForgettingState {
+  const state = emptyForgettingState();
+  for (let i = 0; i < n; i += 1) {
+    const id = `old${i}`;
+    state.items[id] = {
+      id,
+      lines: [{ role: 'user', text: `Old note ${i} about topic ${i % 97}.` }],
+      fromSeq: -n + i,
+      toSeq: -n + i,
+      at: 0,
+      relevance: (i % 101) / 101,
+      forget: 2,
+      pinned: i < pinned,
+    };
+    state.longTerm.push(id);
+  }
+  return state;
+}
+
+describe('forgetting state bounds (X169, item 11)', () => {
+  it('X169: the kept items are capped; the least relevant long-term ones go, never a pinned or short-term one', async () => {
+    const start = bigState(MAX_FORGETTING_ITEMS + 500, 3);
+    const { state } = await run(conversation(talk), start);
+    const kept = Object.keys(state.items);
+    expect(kept.length).toBe(MAX_FORGETTING_ITEMS);
+    expect(state.longTerm.length + state.shortTerm.length + state.forget.length).toBe(kept.length);
+    for (const id of ['old0', 'old1', 'old2', 'm1', 'm3']) expect(state.items[id]).toBeDefined();
+    const dropped = Object.keys(start.items).filter((id) => state.items[id] === undefined);
+    // Two rounds came in (m1, m3), so 502 old items went; none pinned.
+    expect(dropped).toHaveLength(502);
+    expect(dropped.some((id) => start.items[id]!.pinned)).toBe(false);
+    expect(() => parseForgettingState(JSON.parse(JSON.stringify(state)))).not.toThrow();
+  });
+
+  it('X169: a second step in the same round returns the state it was given, so nothing is rewritten', async () => {
+    const history = conversation(talk);
+    const first = await run(history, undefined);
+    const stored = JSON.parse(JSON.stringify(first.state)) as ForgettingState;
+    const again = await run(history, stored);
+    expect(again.out.state).toBe(stored);
   });
 });
 

@@ -20,7 +20,7 @@ import type { Round } from '../rounds';
 import { splitRounds } from '../rounds';
 import { memoryHeaderCost, memoryLineCost, messageCounter } from '../prompt-cost';
 import type { ForgettingItem, ForgettingLine, ForgettingState } from './forgetting-state';
-import { itemPromptText, parseForgettingState } from './forgetting-state';
+import { capForgettingItems, itemPromptText, parseForgettingState } from './forgetting-state';
 import { FRESH_FORGET_VALUE, forgettingRound } from './forgetting-round';
 
 /** Options of {@link createForgettingStrategy}. */
@@ -91,9 +91,14 @@ export function createForgettingStrategy(options: ForgettingStrategyOptions = {}
       const completed = rounds.slice(0, -1);
       let state = parseForgettingState(input.state);
       const roundId = current?.messages[0]?.id ?? null;
+      // Within a round the state does not change: the input object is returned as it came, so
+      // the caller can tell "unchanged" by identity and skip rewriting it (X169).
+      let outState: unknown = input.state;
       if (roundId !== state.roundId) {
         state = absorb(state, completed);
         state = { ...forgettingRound(state, input.query, input.agent.forgetting), roundId };
+        state = capForgettingItems(state);
+        outState = state;
       }
 
       const { budget } = input;
@@ -162,7 +167,7 @@ export function createForgettingStrategy(options: ForgettingStrategyOptions = {}
         messages: [...verbatim, ...currentPicked],
         memories: [...memories, ...shortTerm],
         tokens: used,
-        state,
+        state: outState ?? state,
       };
     },
   };
