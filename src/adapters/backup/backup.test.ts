@@ -9,7 +9,7 @@ import {
   sampleMessage,
   samplePassage,
 } from '../storage/dexie/sample-records';
-import { exportBackup, readBackupTables } from './export-backup';
+import { backupFileParts, exportBackup, readBackupTables } from './export-backup';
 import { importBackup } from './import-backup';
 
 const stores: DexieMemoryStore[] = [];
@@ -513,6 +513,24 @@ describe('backup limits (issue 20)', () => {
       details: { path: 'cipher.iv' },
     });
     expect(await target.listAgents()).toEqual([]);
+  });
+
+  it('X170 (item 4): a backup is written in parts of one record each, which join to the same JSON', async () => {
+    const source = await populated();
+    const big = 'x'.repeat(200_000);
+    await source.apply({ messages: [sampleMessage('a', 'a-big', big, 2000)] });
+    const text = await exportBackup(source, { now: () => 7 });
+    const file = JSON.parse(text) as BackupFile;
+    const parts = backupFileParts(file);
+    expect(parts.join('')).toBe(JSON.stringify(file));
+    const rows = Object.values(file.tables).reduce((n, t) => n + t.length, 0);
+    expect(parts.length).toBeGreaterThan(rows);
+    // No part holds more than one record: the largest is the big message, nothing beyond it.
+    const longest = Math.max(...parts.map((p) => p.length));
+    expect(longest).toBeLessThan(big.length + 1_000);
+    const target = await fresh();
+    await importBackup(target, parts.join(''));
+    expect(await readBackupTables(target)).toEqual(await readBackupTables(source));
   });
 
   it('X164 (item 10): a backup of version 0.5 is invalid, not "made by a newer Loci"; version 2 is newer', async () => {

@@ -69,18 +69,29 @@ export async function readBackupTables(
 }
 
 /**
- * Exports everything (or one agent) as one versioned JSON text — agents, blocks with their full
- * history, messages, summaries, passages with embeddings, documents, turns, steps, settings and
- * message vectors — optionally encrypted with a passphrase.
+ * The backup's JSON text in parts: the head, then each record serialised on its own (X170, ADR
+ * 0164). Joined, the parts are exactly `JSON.stringify` of the {@link BackupFile}; kept apart
+ * (e.g. as `new Blob(parts)`), no single string has to hold the whole library, so a backup of
+ * several hundred MB no longer fails with V8's "Invalid string length".
  */
-export async function exportBackup(
-  store: DexieMemoryStore,
-  options: ExportOptions = {},
-): Promise<string> {
+export function backupFileParts(file: BackupFile): string[] {
+  const parts: string[] = [];
+  const head = JSON.stringify({ ...file, tables: {} });
+  parts.push(head.slice(0, -2)); // ends with `"tables":{`
+  Object.entries(file.tables).forEach(([name, rows]: [string, unknown[]], t) => {
+    parts.push(`${t === 0 ? '' : ','}${JSON.stringify(name)}:[`);
+    rows.forEach((row, i) => parts.push(`${i === 0 ? '' : ','}${JSON.stringify(row)}`));
+    parts.push(']');
+  });
+  parts.push('}}');
+  return parts;
+}
+
+async function backupFile(store: DexieMemoryStore, options: ExportOptions): Promise<BackupFile> {
   if (options.agentId !== undefined && !(await store.getAgent(options.agentId))) {
     throw new AppError('not_found', `There is no agent "${options.agentId}" to export.`);
   }
-  const file: BackupFile = {
+  return {
     format: BACKUP_FORMAT,
     version: BACKUP_VERSION,
     exportedAt: (options.now ?? Date.now)(),
@@ -88,8 +99,30 @@ export async function exportBackup(
       options.agentId === undefined ? { type: 'all' } : { type: 'agent', agentId: options.agentId },
     tables: await readBackupTables(store, options.agentId),
   };
-  const text = JSON.stringify(file);
+}
+
+/**
+ * Exports everything (or one agent) as parts of one versioned JSON text — agents, blocks with
+ * their full history, messages, summaries, passages with embeddings, documents, turns, steps,
+ * settings and message vectors — optionally encrypted with a passphrase (an encrypted backup is
+ * one part: AES-GCM seals the whole text at once).
+ */
+export async function exportBackupParts(
+  store: DexieMemoryStore,
+  options: ExportOptions = {},
+): Promise<string[]> {
+  const parts = backupFileParts(await backupFile(store, options));
   // An empty passphrase field means "do not encrypt", not "encrypt with the empty string".
-  if (!options.passphrase) return text;
-  return JSON.stringify(await encryptBackup(text, options.passphrase, options.iterations));
+  if (!options.passphrase) return parts;
+  return [
+    JSON.stringify(await encryptBackup(parts.join(''), options.passphrase, options.iterations)),
+  ];
+}
+
+/** {@link exportBackupParts} as one text (tests, small backups). */
+export async function exportBackup(
+  store: DexieMemoryStore,
+  options: ExportOptions = {},
+): Promise<string> {
+  return (await exportBackupParts(store, options)).join('');
 }

@@ -3,20 +3,23 @@
  * the screen does not depend on Dexie; {@link dexieBackupActions} is the real one.
  */
 import type { AgentId } from '../../../core/model';
-import { exportBackup } from '../../../adapters/backup/export-backup';
+import { exportBackupParts } from '../../../adapters/backup/export-backup';
 import { importBackup } from '../../../adapters/backup/import-backup';
 import type { DexieMemoryStore } from '../../../adapters/storage/dexie/dexie-memory-store';
 
 export interface BackupActions {
-  /** The backup text: everything, or one agent; encrypted when a passphrase is given. */
-  exportText(options: { agentId?: AgentId; passphrase?: string }): Promise<string>;
+  /**
+   * The backup text in parts (join them, or `new Blob(parts)`): everything, or one agent;
+   * encrypted when a passphrase is given.
+   */
+  exportParts(options: { agentId?: AgentId; passphrase?: string }): Promise<readonly string[]>;
   /** Validates all of `text`, then writes it in one transaction; throws a coded AppError and writes nothing on a bad file. */
   importText(text: string, options: { passphrase?: string }): Promise<Record<string, number>>;
 }
 
 export function dexieBackupActions(store: DexieMemoryStore): BackupActions {
   return {
-    exportText: (options) => exportBackup(store, options),
+    exportParts: (options) => exportBackupParts(store, options),
     importText: (text, options) => importBackup(store, text, options),
   };
 }
