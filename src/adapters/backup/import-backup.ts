@@ -47,6 +47,11 @@ export async function readBackup(
   if ((value as { format?: unknown } | null)?.format === ENCRYPTED_FORMAT) {
     value = parseJson(await decryptBackup(value, options.passphrase), 'The decrypted backup');
   }
+  return readBackupValue(value);
+}
+
+/** Validates a parsed (and decrypted) backup value; writes nothing. */
+export function readBackupValue(value: unknown): DecodedBackup {
   const result = validateBackup(value);
   if (!result.ok)
     throw new AppError(result.error.code, result.error.message, { path: result.error.path });
@@ -64,7 +69,14 @@ export async function importBackup(
   text: string,
   options: ImportOptions = {},
 ): Promise<ImportSummary> {
-  const backup = await readBackup(text, options);
+  return writeBackup(store, await readBackup(text, options));
+}
+
+/** Writes a validated backup in one transaction (see {@link importBackup}). */
+export async function writeBackup(
+  store: DexieMemoryStore,
+  backup: DecodedBackup,
+): Promise<ImportSummary> {
   const t = backup.tables;
   const db = store.db;
   const agentIds = new Set(t.agents.map((a) => a.id));

@@ -6,6 +6,7 @@ import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportBackup } from '../../../src/adapters/backup/export-backup';
 import { importBackup } from '../../../src/adapters/backup/import-backup';
+import { importBackupFile } from '../../../src/adapters/backup/read-backup-blob';
 import type { BackupFile } from '../../../src/core/backup/backup-format';
 import { AppError } from '../../../src/core/errors';
 import { openMemoryStore, type DexieMemoryStore } from '../../../src/adapters/storage/dexie';
@@ -220,31 +221,35 @@ describe('X20 hostile backups', () => {
     const before = await snapshot();
     const failures: string[] = [];
     const messages: Record<string, string> = {};
-    for (const [name, make, passphrase] of KINDS) {
+    for (const [kind, make, passphrase] of KINDS) {
       const text = make(good, encrypted);
-      const outcome = await importBackup(
-        store.current!,
-        text,
-        passphrase ? { passphrase } : {},
-      ).then(
-        () => null,
-        (e: unknown) => e,
-      );
-      if (outcome === null) failures.push(`${name}: accepted`);
-      else if (!(outcome instanceof AppError) || !/^backup_/.test(outcome.code))
-        failures.push(`${name}: rejected as ${String(outcome)}`);
-      else if (outcome.message.length < 15 || outcome.message.length > 400)
-        failures.push(`${name}: unclear message "${outcome.message.slice(0, 80)}"`);
-      else messages[name] = `${outcome.code}: ${outcome.message}`;
-      if ((await snapshot()) !== before) failures.push(`${name}: the database changed`);
-      // Prototype pollution would show on every object, not only the imported ones.
-      if (({} as Json).polluted !== undefined || ({} as Json).isAdmin !== undefined)
-        failures.push(`${name}: Object.prototype polluted`);
+      const options = passphrase ? { passphrase } : {};
+      for (const streamed of [false, true]) {
+        const outcome = await (
+          streamed
+            ? importBackupFile(store.current!, new Blob([text]), options, 0)
+            : importBackup(store.current!, text, options)
+        ).then(
+          () => null,
+          (e: unknown) => e,
+        );
+        const name = `${kind}${streamed ? ' (streamed)' : ''}`;
+        if (outcome === null) failures.push(`${name}: accepted`);
+        else if (!(outcome instanceof AppError) || !/^backup_/.test(outcome.code))
+          failures.push(`${name}: rejected as ${String(outcome)}`);
+        else if (outcome.message.length < 15 || outcome.message.length > 400)
+          failures.push(`${name}: unclear message "${outcome.message.slice(0, 80)}"`);
+        else messages[name] = `${outcome.code}: ${outcome.message}`;
+        if ((await snapshot()) !== before) failures.push(`${name}: the database changed`);
+        // Prototype pollution would show on every object, not only the imported ones.
+        if (({} as Json).polluted !== undefined || ({} as Json).isAdmin !== undefined)
+          failures.push(`${name}: Object.prototype polluted`);
+      }
     }
     reportReliability({
       name: 'hostile-backups',
       rule: 'X20-X22',
-      trials: KINDS.length,
+      trials: KINDS.length * 2,
       failures: failures.length,
       lost: 0,
       details: messages,
@@ -254,6 +259,7 @@ describe('X20 hostile backups', () => {
     // The good files still import (the test rejects for the file, not for the store).
     await importBackup(store.current!, good);
     await importBackup(store.current!, encrypted, { passphrase: PASS });
+    await importBackupFile(store.current!, new Blob([good]), {}, 0);
     expect(await snapshot()).toBe(before);
   }, 300_000);
 });

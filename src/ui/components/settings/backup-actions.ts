@@ -4,7 +4,7 @@
  */
 import type { AgentId } from '../../../core/model';
 import { exportBackupParts } from '../../../adapters/backup/export-backup';
-import { importBackup } from '../../../adapters/backup/import-backup';
+import { importBackupFile } from '../../../adapters/backup/read-backup-blob';
 import type { DexieMemoryStore } from '../../../adapters/storage/dexie/dexie-memory-store';
 
 export interface BackupActions {
@@ -13,14 +13,17 @@ export interface BackupActions {
    * encrypted when a passphrase is given.
    */
   exportParts(options: { agentId?: AgentId; passphrase?: string }): Promise<readonly string[]>;
-  /** Validates all of `text`, then writes it in one transaction; throws a coded AppError and writes nothing on a bad file. */
-  importText(text: string, options: { passphrase?: string }): Promise<Record<string, number>>;
+  /**
+   * Validates all of `file` (read as a stream when large), then writes it in one transaction;
+   * throws a coded AppError and writes nothing on a bad file.
+   */
+  importFile(file: Blob, options: { passphrase?: string }): Promise<Record<string, number>>;
 }
 
 export function dexieBackupActions(store: DexieMemoryStore): BackupActions {
   return {
     exportParts: (options) => exportBackupParts(store, options),
-    importText: (text, options) => importBackup(store, text, options),
+    importFile: (file, options) => importBackupFile(store, file, options),
   };
 }
 
