@@ -98,3 +98,15 @@ describe('markdown nesting (X160)', () => {
     );
   });
 });
+
+describe('long messages (X172)', () => {
+  it('X172 (item 3): a 1 MB reply shows its first 20,000 characters as plain text, saying so, fast', () => {
+    const started = performance.now();
+    const html = renderMarkdownWith('word '.repeat(200_000), (h) => h);
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(html).toContain(
+      'Shown as plain text: it is too long to format; the first 20,000 of its 1,000,000 characters are shown.',
+    );
+    expect(html.length).toBeLessThan(21_000);
+  });
+});

@@ -16,6 +16,7 @@
  */
 import DOMPurify from 'dompurify';
 import { Marked, type Tokens } from 'marked';
+import { capStackedMarks } from '../core/text/combining-marks';
 
 const SAFE_HREF = /^(https?:|mailto:|#)/i;
 
@@ -177,10 +178,22 @@ function plainTextReason(source: string): string | null {
   return null;
 }
 
+/** Most characters of a message shown as plain text; the rest is named in the note (X172). */
+export const MAX_SHOWN_CHARS = 20_000;
+
 /** The message as escaped plain text (line breaks kept by CSS), with a note saying why. */
 function plainText(source: string, reason: string | null): string {
-  const note = reason ? `<p class="md-note">Shown as plain text: ${reason}.</p>` : '';
-  return `${note}<p class="md-plain">${escapeHtml(source)}</p>`;
+  const cut = source.length > MAX_SHOWN_CHARS;
+  const why = [
+    reason,
+    cut
+      ? `the first ${MAX_SHOWN_CHARS.toLocaleString('en')} of its ${source.length.toLocaleString('en')} characters are shown`
+      : null,
+  ].filter((x) => x !== null);
+  const note =
+    why.length > 0 ? `<p class="md-note">Shown as plain text: ${why.join('; ')}.</p>` : '';
+  const shown = cut ? source.slice(0, MAX_SHOWN_CHARS) : source;
+  return `${note}<p class="md-plain">${escapeHtml(capStackedMarks(shown))}</p>`;
 }
 
 /**
@@ -196,8 +209,9 @@ export function markdownToHtml(source: string): string {
  * Markdown → HTML through `sanitize`; never throws: what cannot be rendered (too deep, too long,
  * or the renderer or sanitizer failed) is returned as escaped plain text with a note.
  */
-export function renderMarkdownWith(source: string, sanitize: (html: string) => string): string {
-  const reason = plainTextReason(source);
+export function renderMarkdownWith(raw: string, sanitize: (html: string) => string): string {
+  const reason = plainTextReason(raw);
+  const source = reason === null ? capStackedMarks(raw) : raw;
   if (reason !== null) return plainText(source, reason);
   try {
     return sanitize(markdownToHtml(source));
