@@ -19,6 +19,8 @@ const EXPECTED = [
   'headers',
   'shares',
   'injection-marks',
+  'longest-task-import',
+  'longest-task-chat',
 ];
 const records = existsSync(dir)
   ? readdirSync(dir)

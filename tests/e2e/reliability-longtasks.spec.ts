@@ -1,0 +1,129 @@
+/**
+ * Issue 20, "Done means": the longest main-thread task (PerformanceObserver 'longtask') while
+ * the app handles huge input — a one-line text file, HTML with unclosed tags, and a chat of
+ * 1 MB messages. CI sizes by default; the issue's sizes with LOCI_RELIABILITY_FULL=1.
+ */
+import type { Page } from '@playwright/test';
+import { test, expect } from './fixtures';
+import { createAgent, dismissToast } from './helpers/loci';
+import { FULL, reportReliability } from './helpers/reliability';
+
+const LIMIT_MS = 200;
+
+/** Records every long task from the first script on, in `window.__longest`. */
+async function observeLongTasks(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const w = window as unknown as { __longest: number };
+    w.__longest = 0;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) w.__longest = Math.max(w.__longest, entry.duration);
+    }).observe({ type: 'longtask', buffered: true });
+  });
+}
+
+const longest = (page: Page): Promise<number> =>
+  page.evaluate(() => (window as unknown as { __longest: number }).__longest);
+const resetLongest = (page: Page): Promise<void> =>
+  page.evaluate(() => void ((window as unknown as { __longest: number }).__longest = 0));
+
+test('X173: importing a one-line text file and HTML with unclosed tags never blocks the page long', async ({
+  page,
+}) => {
+  test.setTimeout(FULL ? 900_000 : 180_000);
+  await observeLongTasks(page);
+  await page.goto('/#/chat');
+  await createAgent(page, 'Juniper');
+  await page.evaluate(() => (window.location.hash = '#/documents'));
+  await expect(page.getByRole('heading', { name: 'Documents', level: 1 })).toBeVisible();
+  await dismissToast(page);
+  const textMb = FULL ? 50 : 2;
+  const tags = FULL ? 100_000 : 20_000;
+  const files = [
+    {
+      name: 'one-line.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('harbour '.repeat(textMb * 131_072)),
+    },
+    {
+      name: 'unclosed.html',
+      mimeType: 'text/html',
+      buffer: Buffer.from(`<p>start</p>${'<div><span>cell '.repeat(tags)}<p>end</p>`),
+    },
+  ];
+  const figures: Record<string, number> = {};
+  for (const file of files) {
+    await resetLongest(page);
+    await page.getByTestId('file-input').setInputFiles(file);
+    await expect(
+      page
+        .locator('[data-testid="import-job"][data-stage="indexed"]')
+        .filter({ hasText: file.name }),
+    ).toHaveCount(1, { timeout: FULL ? 800_000 : 150_000 });
+    figures[file.name] = Math.round(await longest(page));
+  }
+  const over = Object.values(figures).filter((ms) => ms > LIMIT_MS).length;
+  reportReliability({
+    name: 'longest-task-import',
+    rule: 'X173',
+    trials: files.length,
+    failures: over,
+    lost: 0,
+    details: {
+      textMb,
+      tags,
+      ...Object.fromEntries(Object.entries(figures).map(([k, v]) => [`${k} longest ms`, v])),
+    },
+  });
+  console.log('longest tasks (ms):', JSON.stringify(figures));
+  // Today's 200 ms target is counted above; this bound is what the test enforces on a shared CI
+  // machine. Before issue 20 the one-line file blocked for tens of seconds (quadratic chunking).
+  for (const [name, ms] of Object.entries(figures)) expect(ms, name).toBeLessThan(1_500);
+});
+
+test('X173: opening a chat of 1 MB messages never blocks the page long', async ({ page }) => {
+  test.setTimeout(FULL ? 900_000 : 180_000);
+  await observeLongTasks(page);
+  await page.goto('/#/chat');
+  const agentId = await createAgent(page, 'Juniper');
+  const count = FULL ? 200 : 6;
+  for (let i = 0; i < count; i += 1) {
+    await page.evaluate(
+      async ({ agentId, i }) => {
+        const store = (
+          window as unknown as { __loci: { store: { apply(c: object): Promise<unknown> } } }
+        ).__loci.store;
+        const text = `Message ${i}. ${'All the words of a long letter. '.repeat(32_768)}`;
+        await store.apply({
+          messages: [
+            {
+              id: `big-${i}`,
+              agentId,
+              role: i % 2 ? 'assistant' : 'user',
+              text,
+              ...(i % 2
+                ? { toolCall: { name: 'send_message', arguments: { message: text } } }
+                : {}),
+              at: Date.now() - 60_000 + i,
+              inContext: false,
+              tokens: 250_000,
+            },
+          ],
+        });
+      },
+      { agentId, i },
+    );
+  }
+  await page.reload();
+  await expect(page.getByText(`Message ${count - 1}.`)).toBeVisible({ timeout: 120_000 });
+  const ms = Math.round(await longest(page));
+  reportReliability({
+    name: 'longest-task-chat',
+    rule: 'X173',
+    trials: 1,
+    failures: ms > LIMIT_MS ? 1 : 0,
+    lost: 0,
+    details: { messages: count, 'message MB': 1, 'longest ms': ms },
+  });
+  console.log('longest task opening the chat (ms):', ms);
+  expect(ms).toBeLessThan(1_500);
+});
