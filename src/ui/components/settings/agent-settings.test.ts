@@ -65,4 +65,15 @@ describe('agent settings', () => {
       'forgetting.forgetThreshold',
     ]);
   });
+
+  it('X163: a setting above what a backup accepts (maxSteps 5,000, a budget of 2e9) is refused here', () => {
+    const form = formOf(agent);
+    form.budgets.maxSteps = 5_000;
+    form.budgets.recallBudget = 2e9;
+    const r = validateSettings(form);
+    expect(r.ok ? {} : r.error).toEqual({
+      'budgets.maxSteps': 'Steps per turn must be a whole number from 1 to 1,000.',
+      'budgets.recallBudget': 'The recall budget must be a whole number from 0 to 1,000,000,000.',
+    });
+  });
 });

@@ -3,6 +3,7 @@
  * forgetting-curve settings. Validation returns one sentence per bad field; a valid form becomes
  * the agent record written with `apply({ agents: [...] })`.
  */
+import { LIMITS } from '../../../core/backup/record-checks';
 import type { Agent, ContextBudgets, ForgettingSettings, StrategyName } from '../../../core/model';
 import { err, ok, type Result } from '../../../core/result';
 import type { EpochMs } from '../../../core/units';
@@ -65,10 +66,17 @@ export function validateSettings(
     if (!Number.isFinite(v) || v <= 0 || v > 1)
       p[`budgets.${key}`] = `${label} must be a fraction above 0 and at most 1.`;
   };
-  const count = (key: keyof ContextBudgets, label: string, min: number) => {
+  // The maxima are the backup's (LIMITS, X161/X163): a setting saved here must import back.
+  const count = (
+    key: keyof ContextBudgets,
+    label: string,
+    min: number,
+    max: number = LIMITS.counter,
+  ) => {
     const v = b[key];
-    if (!Number.isFinite(v) || !isInt(v) || v < min)
-      p[`budgets.${key}`] = `${label} must be a whole number of at least ${min}.`;
+    if (!Number.isFinite(v) || !isInt(v) || v < min || v > max)
+      p[`budgets.${key}`] =
+        `${label} must be a whole number from ${min} to ${max.toLocaleString('en')}.`;
   };
   fraction('targetFraction', 'The eviction target');
   fraction('warningFraction', 'The warning point');
@@ -92,8 +100,8 @@ export function validateSettings(
   count('replyReserve', 'The reply reserve', 16);
   count('recallBudget', 'The recall budget', 0);
   count('summaryMaxTokens', 'The summary bound', 16);
-  count('maxSteps', 'Steps per turn', 1);
-  count('maxInvalidSteps', 'Invalid steps per turn', 1);
+  count('maxSteps', 'Steps per turn', 1, LIMITS.steps);
+  count('maxInvalidSteps', 'Invalid steps per turn', 1, LIMITS.steps);
 
   const unit = (key: keyof ForgettingSettings, label: string) => {
     const v = f[key];
