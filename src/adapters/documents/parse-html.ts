@@ -65,6 +65,8 @@ export function parseHtml(html: string, fileName: string): ParsedDocument {
   const dropped: string[] = [];
   /** How many of each name `dropped` holds. */
   const openDropped = new Map<string, number>();
+  /** How many start tags of each name are open (outside dropped content). */
+  const openBlocks = new Map<string, number>();
   let preDepth = 0;
   let title: string | undefined;
   let firstH1: string | undefined;
@@ -133,6 +135,7 @@ export function parseHtml(html: string, fileName: string): ParsedDocument {
         continue;
       }
       if (dropped.length > 0) continue;
+      if (!tag.selfClosing) openBlocks.set(name, (openBlocks.get(name) ?? 0) + 1);
       const level = HEADING.exec(name)?.[1];
       if (level !== undefined) {
         closeHeading();
@@ -157,6 +160,11 @@ export function parseHtml(html: string, fileName: string): ParsedDocument {
       }
       continue;
     }
+    // A stray end tag (nothing of that name open) is ignored, as a browser does; `</p>` and
+    // `</br>` still break (a browser makes an empty paragraph, or a line break, of them).
+    const open = openBlocks.get(name) ?? 0;
+    if (open === 0 && name !== 'p' && name !== 'br') continue;
+    if (open > 0) openBlocks.set(name, open - 1);
     if (HEADING.test(name)) {
       closeHeading();
       continue;
