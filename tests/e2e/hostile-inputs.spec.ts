@@ -85,3 +85,25 @@ test('X160 (item 1): a reply nested thousands deep shows as plain text; the chat
   expect(errors).toEqual([]);
   expect(externalRequests).toEqual([]);
 });
+
+test('X166 (item 9): a file name with a right-to-left override shows its characters in stored order', async ({
+  page,
+  externalRequests,
+}) => {
+  await page.goto('/#/chat');
+  await createAgent(page, 'Juniper');
+  await page.evaluate(() => (window.location.hash = '#/documents'));
+  await expect(page.getByRole('heading', { name: 'Documents', level: 1 })).toBeVisible();
+  await page.getByTestId('file-input').setInputFiles({
+    name: 'invoice\u202Efdp.txt',
+    mimeType: 'text/plain',
+    buffer: Buffer.from('The harbour invoice is due in May.'),
+  });
+  await expect(page.locator('[data-testid="import-job"][data-stage="indexed"]')).toHaveCount(1, {
+    timeout: 60_000,
+  });
+  const shown = await page.locator('main').innerText();
+  expect(shown).toContain('invoice[U+202E]fdp');
+  expect(shown).not.toContain('\u202E');
+  expect(externalRequests).toEqual([]);
+});
