@@ -19,6 +19,7 @@ const EXPECTED = [
   'headers',
   'shares',
   'injection-marks',
+  'render-fuzz',
   'longest-task-import',
   'longest-task-chat',
 ];
