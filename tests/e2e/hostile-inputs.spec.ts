@@ -75,7 +75,7 @@ test('X160 (item 1): a reply nested thousands deep shows as plain text; the chat
   await (await download).saveAs(file);
   await backup.getByLabel('Backup file to import').setInputFiles(file);
   await backup.getByRole('button', { name: 'Import', exact: true }).click();
-  await expect(backup.getByText(/^Imported: .*agents/)).toBeVisible();
+  await expect(backup.getByText(/^Restored 1 agent\b/)).toBeVisible();
   await page.goto('/#/chat');
   await page.reload();
   await expect(
