@@ -133,6 +133,12 @@ export interface Message {
   speaker?: string;
   toolCall?: ToolCall;
   toolResult?: string;
+  /**
+   * A model step exactly as the model generated it (its JSON, `thinking` included): the prompt
+   * shows it verbatim so the next request starts with the previous one plus its output, which
+   * engines keep in their KV cache (ADR 0100). Absent on older steps and invalid outputs.
+   */
+  raw?: string;
   /** The turn this message belongs to. */
   turnId?: TurnId;
   at: EpochMs;

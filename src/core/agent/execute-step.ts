@@ -133,6 +133,8 @@ export async function executeStep(input: StepInput): Promise<StepResult> {
             text: reply ?? '',
             ...(author !== undefined ? { author } : {}),
             toolCall: { name, arguments: args },
+            // Shown to the model as generated, so its next request extends this one (ADR 0100).
+            raw,
           }
         : {
             ...base,

@@ -144,6 +144,7 @@ export const messageCheck: Check<Message> = obj<Message>({
   speaker: opt(name),
   toolCall: opt(toolCall),
   toolResult: opt(text),
+  raw: opt(text),
   turnId: opt(id),
   at: time,
   inContext: bool,

@@ -226,4 +226,41 @@ describe('planContext', () => {
     const sum = Object.values(result.value.sections).reduce((a, b) => a + b, 0);
     expect(sum).toBe(result.value.total);
   });
+
+  it('C16: the memories turn sits right before the message the reply answers; steps render as generated', async () => {
+    const input = randomInput(7);
+    input.tokenizer = createLlama3Tokenizer();
+    input.window = 4096;
+    input.agent.budgets.replyReserve = 256;
+    input.agent.budgets.recallBudget = 400;
+    input.candidates = [
+      { id: 'x', text: '[recall 2026-01-01 user] "I love Miso"', tokens: 0, origin: 'recall' },
+    ];
+    const raw =
+      '{"thinking":"Greet back.","function":"send_message","arguments":{"message":"Hi!"},"request_heartbeat":false}';
+    const answer = message(2, 'assistant', 'Hi!');
+    answer.toolCall = { name: 'send_message', arguments: { message: 'Hi!' } };
+    answer.raw = raw;
+    input.history = [
+      message(1, 'user', 'hello'),
+      answer,
+      message(3, 'user', 'What is my cat called?'),
+    ];
+    const result = await planContext(input);
+    if (!result.ok) throw new Error(result.error.type);
+    const turns = result.value.prompt;
+    expect(turns.map((t) => t.role)).toEqual(['system', 'user', 'assistant', 'user', 'user']);
+    // The model's own step exactly as it wrote it, thinking included.
+    expect(turns[2]?.content).toBe(raw);
+    expect(turns[3]?.content.startsWith(MEMORIES_HEADER)).toBe(true);
+    expect(turns[4]?.content).toBe('What is my cat called?');
+    const tokenizer = input.tokenizer;
+    const counted =
+      turns.reduce((sum, t) => sum + tokenizer.countMessage(t.role, t.content), 0) +
+      (tokenizer.countGeneration?.() ?? tokenizer.countMessage('assistant', '')) +
+      input.agent.budgets.replyReserve;
+    expect(result.value.total).toBe(counted);
+    const sum = Object.values(result.value.sections).reduce((a, b) => a + b, 0);
+    expect(sum).toBe(result.value.total);
+  });
 });

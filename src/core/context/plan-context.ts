@@ -1,7 +1,9 @@
 /**
  * Plans the main context of the next model call (seed paper §2.1): system instructions, tool
- * specs, core memory, the recursive summary, the relevant-memories turn (quoted data in a user
- * turn after the system message, ADR 0134), the queued messages and the reply reserve — each with its exact token count — within the window, always (C1).
+ * specs, core memory, the recursive summary, the queued messages, the relevant-memories turn
+ * (quoted data in a user turn of its own, ADR 0134, placed right before the message the reply
+ * answers, ADR 0100) and the reply reserve — each with its exact token count — within the
+ * window, always (C1).
  * It touches only what it is given (the in-context queue, never recall storage), so it costs
  * the same with 10² or 10⁵ messages in recall (C9).
  */
@@ -157,7 +159,7 @@ export async function planContext(input: PlanInput): Promise<Result<ContextPlan,
   const pinned = pinnedMessage(input.history);
 
   // Recount exactly what will be sent; trim if the strategy's own counting was optimistic.
-  // The memories are a user turn of their own after the system message (quoted data, ADR 0134).
+  // The memories are a user turn of their own (quoted data, ADR 0134) before the pinned message (ADR 0100).
   const systemTurn = fixedSystem - generation;
   const measure = () => {
     const memoriesText = renderMemoriesSection(memories);
@@ -210,12 +212,20 @@ export async function planContext(input: PlanInput): Promise<Result<ContextPlan,
   const memoryTokens = measured.memoriesTurn;
   const used = measured.total - reserve;
   const target = Math.floor(agent.budgets.targetFraction * window);
+  // Ordered by how often each part changes (ADR 0100): the system message (instructions, tools,
+  // core blocks, summary — changed only by a core edit or a flush), the queue oldest first with
+  // the model's steps as generated, and the memories turn right before the message the reply
+  // answers, so everything older than this turn is a prefix the engine already holds.
+  const history = messages.map(turnOf);
+  const at = pinned ? messages.indexOf(pinned) : -1;
+  const memoriesAt = at < 0 ? 0 : at;
   const prompt: ChatTurn[] = [
     { role: 'system', content: joinSystem(fixedParts) },
+    ...history.slice(0, memoriesAt),
     ...(measured.memoriesText === ''
       ? []
       : [{ role: 'user' as const, content: measured.memoriesText }]),
-    ...messages.map(turnOf),
+    ...history.slice(memoriesAt),
   ];
   return ok({
     strategy: input.strategy.name,

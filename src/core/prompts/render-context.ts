@@ -95,15 +95,20 @@ export function renderArchivalMemory(id: string, text: string, source = 'saved n
 }
 
 /**
- * One queued message as the model sees it. Steps the model took are shown as their compact
- * call (no `thinking`, to save tokens); tool results, alerts and events go in as `user` turns
- * because chat templates (and web-llm) accept only system/user/assistant.
+ * One queued message as the model sees it. Steps the model took are shown exactly as it
+ * generated them (`raw`, thinking included), so a step's request is the previous request plus
+ * its output plus what is new — the form engines keep in their KV cache (ADR 0100); older steps
+ * without `raw` fall back to their compact call. Tool results, alerts and events go in as `user`
+ * turns because chat templates (and web-llm) accept only system/user/assistant.
  */
 export function renderMessage(message: Message): ChatTurn {
   switch (message.role) {
     case 'user':
       return { role: 'user', content: message.text };
     case 'assistant':
+      if (message.raw !== undefined && message.toolCall) {
+        return { role: 'assistant', content: message.raw };
+      }
       return {
         role: 'assistant',
         content: message.toolCall
