@@ -87,7 +87,7 @@ describe('automatic recall', () => {
     };
     const question = 'Where does my sister live?';
     const search = rankedSearch({
-      [question]: ['sister', 'lisbon'],
+      [question]: ['family', 'lisbon'],
       [`${question}\n${lastReply.text}`]: ['chili-1', 'chili-2', 'lisbon', 'chili-3'],
     });
     const memories = await autoRecall({ agent, search, query: question, queue: [lastReply] });
@@ -95,13 +95,13 @@ describe('automatic recall', () => {
     // Found by both searches first, then the trigger's own hit, then the context's hits.
     expect(memories.map((m) => m.id)).toEqual([
       'lisbon',
-      'sister',
+      'family',
       'chili-1',
       'chili-2',
       'chili-3',
     ]);
     // Without a reply in the queue there is one search, the trigger alone.
-    const alone = rankedSearch({ [question]: ['sister'] });
+    const alone = rankedSearch({ [question]: ['family'] });
     await autoRecall({ agent, search: alone, query: question, queue: [] });
     expect(alone.asked).toEqual([question]);
   });

@@ -1,7 +1,8 @@
 /**
  * Automatic recall (A11, A12): before a turn, a hybrid search over recall and archival with
  * the trigger text, and one with the trigger plus a little recent context, fused with the
- * trigger's own ranking first (ADR 0093), leaving out what the prompt already holds.
+ * trigger's own ranking first (ADR 0093), leaving out what the prompt already holds, lines with
+ * no content of their own and repeats (A19, A20, ADR 0094).
  * The hits become rendered memory lines; the strategy fits them into `recallBudget`. This is
  * what makes memory work when a small model never calls a search tool.
  */
@@ -15,6 +16,7 @@ import {
   renderRecallMemory,
 } from '../prompts/render-context';
 import type { Chars } from '../units';
+import { createRecallFilter, queryCoverage, trimToQuery } from './recall-lines';
 
 /** Hits fetched per turn; more than fit, so the budget (not the page) decides. */
 export const RECALL_CANDIDATES = 100;
@@ -28,6 +30,11 @@ export const RECALL_CONTEXT_CHARS: Chars = 200;
  * not bury what a self-contained question asks for (ADR 0093).
  */
 export const RECALL_CONTEXT_WEIGHT = 0.5;
+/**
+ * How much each query term a memory holds (in its text or its speaker's name) lifts it: its
+ * fused reciprocal-rank score is multiplied by 1 + weight × terms covered (A19, ADR 0094).
+ */
+export const RECALL_COVERAGE_WEIGHT = 0.15;
 
 export interface AutoRecallInput {
   agent: Agent;
@@ -38,6 +45,8 @@ export interface AutoRecallInput {
   queue: readonly Message[];
   /** A document's title, for the source of its passages (`document "report.pdf", passage 3`). */
   documentTitle?: (documentId: DocumentId) => Promise<string | undefined>;
+  /** Core memory's block values: a text already there is not paged in again (A20). */
+  coreMemory?: readonly string[];
 }
 
 function clip(text: string, chars: Chars): string {
@@ -82,11 +91,21 @@ export async function autoRecall(input: AutoRecallInput): Promise<ContextMemory[
     });
   const own = await ask(input.query);
   const withContext = recallQuery(input.query, input.queue);
-  const hits =
+  const fused =
     withContext === input.query
       ? own.hits
       : fuseHits(own.hits, (await ask(withContext)).hits).slice(0, RECALL_CANDIDATES);
+  // A memory that holds more of what was asked moves up a little (ADR 0094).
+  const covers = queryCoverage(input.query);
+  const lift = new Map(
+    fused.map((h, i) => [
+      h.id,
+      (1 + RECALL_COVERAGE_WEIGHT * covers(h.text, h.message?.author)) / (RRF_K + i + 1),
+    ]),
+  );
+  const hits = [...fused].sort((a, b) => (lift.get(b.id) ?? 0) - (lift.get(a.id) ?? 0));
   const memories: ContextMemory[] = [];
+  const filter = createRecallFilter(input.queue, input.coreMemory ?? []);
   for (const hit of hits) {
     if (hit.kind === 'message') {
       const message = hit.message;
@@ -94,17 +113,22 @@ export async function autoRecall(input: AutoRecallInput): Promise<ContextMemory[
       if (
         !message ||
         (message.role !== 'user' && message.role !== 'assistant') ||
-        message.text === ''
+        message.text === '' ||
+        !filter.admit(message.text)
       )
         continue;
       memories.push({
         id: hit.id,
-        text: renderRecallMemory({ ...message, text: clip(message.text, RECALL_LINE_CHARS) }),
+        text: renderRecallMemory({
+          ...message,
+          text: trimToQuery(message.text, input.query, RECALL_LINE_CHARS),
+        }),
         tokens: 0,
         origin: 'recall',
         score: hit.score,
       });
     } else {
+      if (!filter.admit(hit.text)) continue;
       const source = hit.passage?.source;
       const title =
         source?.type === 'document' ? await input.documentTitle?.(source.documentId) : undefined;
@@ -112,7 +136,7 @@ export async function autoRecall(input: AutoRecallInput): Promise<ContextMemory[
         id: hit.id,
         text: renderArchivalMemory(
           hit.id,
-          clip(hit.text, RECALL_LINE_CHARS),
+          trimToQuery(hit.text, input.query, RECALL_LINE_CHARS),
           passageSourceLabel(hit.passage, title),
         ),
         tokens: 0,

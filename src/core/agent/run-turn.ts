@@ -139,6 +139,7 @@ export async function runTurn(
       query,
       queue,
       documentTitle: async (id) => (await store.getDocument(id))?.title,
+      coreMemory: (await store.listBlocks(agentId)).map((b) => b.value),
     });
     let invalidRun = 0;
     // Document passages read in this turn, newest first: edits after them are marked (C15).

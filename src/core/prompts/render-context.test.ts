@@ -47,7 +47,7 @@ describe('untrusted text as quoted data (C14, ADR 0134)', () => {
         at: Date.UTC(2026, 2, 4),
         inContext: false,
       } as Parameters<typeof renderRecallMemory>[0]),
-    ).toBe('[recall 2026-03-04 user] "I said \\"hi\\""');
+    ).toBe('[2026-03-04 user] "I said \\"hi\\""');
   });
 
   it('a shared or imported title is quoted and capped in the event the agent reads', () => {

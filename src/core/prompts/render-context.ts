@@ -70,9 +70,12 @@ export function renderMemoriesSection(memories: readonly ContextMemory[]): strin
   return [MEMORIES_HEADER, ...memories.map((m) => `- ${m.text}`)].join('\n');
 }
 
-/** One line of the relevant-memories section for a recall message: its date and its author (or role). */
+/**
+ * One line of the relevant-memories section for a recall message: its date and who said it (the
+ * name, or the role when none is stored), then its text as data — `[2026-03-04 Sam] "…"` (A19).
+ */
 export function renderRecallMemory(message: Message): string {
-  return `[recall ${formatDate(message.at)} ${message.author ?? message.role}] ${quoteData(message.text)}`;
+  return `[${formatDate(message.at)} ${message.author ?? message.role}] ${quoteData(message.text)}`;
 }
 
 /** Where a passage came from, as the model reads it: `document “report.pdf”, passage 3`, `note`. */
