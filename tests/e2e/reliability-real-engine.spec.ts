@@ -16,6 +16,12 @@ import {
 } from './helpers/real-engine';
 import { FULL, reportReliability } from './helpers/reliability';
 
+// wllama 3.13.0 now and then answers one request with a desynchronised reply ("Invalid typed
+// array length: 1163217991": the bytes "GLUE", its message magic, read as a length) — about one
+// run in five here under load, with or without this session's grammar changes (ADR 0115). One
+// retry keeps the suite meaningful: a real regression fails both attempts.
+test.describe.configure({ retries: 1 });
+
 const TURNS = FULL ? 50 : 4;
 const NAMED = ['end_turn', 'max_steps', 'invalid_tool_call', 'context_overflow'];
 

@@ -51,4 +51,19 @@ describe('test summary', () => {
     expect(out.line).toBe('21 passed, 1 failed');
     expect(out.status).toBe(1);
   });
+
+  it('a test that passed only on its retry (ADR 0115) counts as passed and is named', () => {
+    const out = run({
+      'unit-results.json': unit,
+      'e2e-results.json': {
+        stats: { expected: 6, unexpected: 0, flaky: 1, skipped: 0 },
+        errors: [],
+      },
+      'prod-results.json': playwright(5),
+    });
+    expect(out.line).toBe(
+      '1 passed only on their retry (ADR 0115): see the report.\n26 passed, 0 failed',
+    );
+    expect(out.status).toBe(0);
+  });
 });
