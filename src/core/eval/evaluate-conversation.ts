@@ -5,7 +5,7 @@
  * outcomes in a {@link RecallTally}. Shared by `npm run eval:memory` and the in-app memory check.
  */
 import type { Agent, StrategyName } from '../model';
-import type { SearchMode } from '../ports/memory-search';
+import type { MemorySearch, SearchMode } from '../ports/memory-search';
 import type { Tokens } from '../units';
 import { ADVERSARIAL_CATEGORY, CATEGORY_NAMES, type EvalConversation } from './eval-dataset';
 import { evidenceInPrompt } from './evidence-in-prompt';
@@ -59,16 +59,14 @@ export function scoredQuestion(
   return question.evidence.some((id) => known.has(id));
 }
 
-export async function evaluateConversation(
-  conversation: EvalConversation,
-  agent: Agent,
-  plan: EvalPlan,
-  deps: EvaluateDeps,
-  tally: RecallTally,
-): Promise<ConversationSummary> {
-  const progress = deps.onProgress;
-  const replayProgress: ReplayProgress = (done, total) => progress?.('replay', done, total);
-  const replayed = await replayConversation(conversation, agent, deps, replayProgress);
+type EvalQuestion = EvalConversation['questions'][number];
+
+/** A conversation's scored questions (not adversarial, with known evidence) and its summary row. */
+export function scoredQuestions(conversation: EvalConversation): {
+  known: Set<string>;
+  questions: EvalQuestion[];
+  summary: ConversationSummary;
+} {
   const known = new Set(conversation.turns.map((t) => t.id));
   const nonAdversarial = conversation.questions.filter((q) => q.category !== ADVERSARIAL_CATEGORY);
   const questions = nonAdversarial.filter((q) => scoredQuestion(conversation, q));
@@ -80,13 +78,33 @@ export async function evaluateConversation(
     problems: {},
     flushes: {},
   };
-  const category = (c: number) => CATEGORY_NAMES[c] ?? `category_${c}`;
-  const depth = Math.max(...plan.ks, 1);
+  return { known, questions, summary };
+}
 
+/** The question's category as the tables name it. */
+export const categoryName = (c: number): string => CATEGORY_NAMES[c] ?? `category_${c}`;
+
+/**
+ * Retrieval recall@k of one conversation (V7): each question searched in each mode, its hits
+ * mapped to dataset turns, tallied per k for "any" and "all" evidence. The side and the live
+ * path share it.
+ */
+export async function tallyRetrieval(input: {
+  search: MemorySearch;
+  agentId: string;
+  questions: readonly EvalQuestion[];
+  known: ReadonlySet<string>;
+  turnOfMessage: ReadonlyMap<string, string>;
+  plan: Pick<EvalPlan, 'modes' | 'ks'>;
+  tally: RecallTally;
+  progress?: (stage: string, done: number, total: number) => void;
+}): Promise<void> {
+  const { plan, questions } = input;
+  const depth = Math.max(...plan.ks, 1);
   for (const mode of plan.modes) {
     for (const [i, q] of questions.entries()) {
-      const page = await deps.search.search({
-        agentId: agent.id,
+      const page = await input.search.search({
+        agentId: input.agentId,
         text: q.question,
         kinds: ['message'],
         mode,
@@ -94,23 +112,48 @@ export async function evaluateConversation(
         pageSize: depth,
         roles: ['user', 'assistant'],
       });
-      const ranked = page.hits.map((h) => replayed.turnOfMessage.get(h.id) ?? h.id);
+      const ranked = page.hits.map((h) => input.turnOfMessage.get(h.id) ?? h.id);
       const ranks = evidenceRanks(
         ranked,
-        q.evidence.filter((id) => known.has(id)),
+        q.evidence.filter((id) => input.known.has(id)),
       );
       for (const k of plan.ks) {
         for (const rule of ['any', 'all'] as const) {
-          tally.add(
+          input.tally.add(
             retrievalFigure(mode, rule, k),
-            category(q.category),
+            categoryName(q.category),
             foundWithin(ranks, k, rule),
           );
         }
       }
-      progress?.(`retrieval ${mode}`, i + 1, questions.length);
+      input.progress?.(`retrieval ${mode}`, i + 1, questions.length);
     }
   }
+}
+
+export async function evaluateConversation(
+  conversation: EvalConversation,
+  agent: Agent,
+  plan: EvalPlan,
+  deps: EvaluateDeps,
+  tally: RecallTally,
+): Promise<ConversationSummary> {
+  const progress = deps.onProgress;
+  const replayProgress: ReplayProgress = (done, total) => progress?.('replay', done, total);
+  const replayed = await replayConversation(conversation, agent, deps, replayProgress);
+  const { known, questions, summary } = scoredQuestions(conversation);
+  const category = categoryName;
+
+  await tallyRetrieval({
+    search: deps.search,
+    agentId: agent.id,
+    questions,
+    known,
+    turnOfMessage: replayed.turnOfMessage,
+    plan,
+    tally,
+    ...(progress ? { progress } : {}),
+  });
 
   const setup: ContextEvalSetup = {
     agent,

@@ -7,16 +7,16 @@
  */
 import type { StrategyName } from '../model';
 import type { Tokens } from '../units';
-import { ADVERSARIAL_CATEGORY, CATEGORY_NAMES, type EvalConversation } from './eval-dataset';
+import type { EvalConversation } from './eval-dataset';
 import {
   contextFigure,
-  retrievalFigure,
-  scoredQuestion,
+  categoryName,
+  scoredQuestions,
+  tallyRetrieval,
   type ConversationSummary,
   type EvalPlan,
 } from './evaluate-conversation';
 import { evidenceInPrompt } from './evidence-in-prompt';
-import { evidenceRanks, foundWithin } from './evidence-ranks';
 import { askOnFork, replayLive, type LiveReplayDeps } from './live-replay';
 import type { RecallTally } from './recall-tally';
 import type { MeteredTurn } from './turn-cost/turn-cost-meter';
@@ -42,19 +42,8 @@ export async function evaluateLive(
   costs: Map<string, CostRecord>,
 ): Promise<ConversationSummary> {
   const progress = deps.onProgress;
-  const known = new Set(conversation.turns.map((t) => t.id));
-  const nonAdversarial = conversation.questions.filter((q) => q.category !== ADVERSARIAL_CATEGORY);
-  const questions = nonAdversarial.filter((q) => scoredQuestion(conversation, q));
-  const summary: ConversationSummary = {
-    id: conversation.id,
-    turns: conversation.turns.length,
-    questions: questions.length,
-    skipped: nonAdversarial.length - questions.length,
-    problems: {},
-    flushes: {},
-  };
-  const category = (c: number) => CATEGORY_NAMES[c] ?? `category_${c}`;
-  const depth = Math.max(...plan.ks, 1);
+  const { known, questions, summary } = scoredQuestions(conversation);
+  const category = categoryName;
   const textOf = new Map(conversation.turns.map((t) => [t.id, t.text]));
   const last = conversation.turns[conversation.turns.length - 1];
   const askedAt = ((last?.at ?? 0) + 60_000) as EpochMs;
@@ -77,34 +66,16 @@ export async function evaluateLive(
 
       if (!searched) {
         searched = true;
-        for (const mode of plan.modes) {
-          for (const [i, q] of questions.entries()) {
-            const page = await replay.world.search.search({
-              agentId: replay.agent.id,
-              text: q.question,
-              kinds: ['message'],
-              mode,
-              page: 1,
-              pageSize: depth,
-              roles: ['user', 'assistant'],
-            });
-            const ranked = page.hits.map((h) => replay.turnOfMessage.get(h.id) ?? h.id);
-            const ranks = evidenceRanks(
-              ranked,
-              q.evidence.filter((id) => known.has(id)),
-            );
-            for (const k of plan.ks) {
-              for (const rule of ['any', 'all'] as const) {
-                tally.add(
-                  retrievalFigure(mode, rule, k),
-                  category(q.category),
-                  foundWithin(ranks, k, rule),
-                );
-              }
-            }
-            progress?.(`retrieval ${mode}`, i + 1, questions.length);
-          }
-        }
+        await tallyRetrieval({
+          search: replay.world.search,
+          agentId: replay.agent.id,
+          questions,
+          known,
+          turnOfMessage: replay.turnOfMessage,
+          plan,
+          tally,
+          ...(progress ? { progress } : {}),
+        });
       }
 
       for (const [i, q] of questions.entries()) {
