@@ -7,12 +7,10 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from '@playwright/test';
-import { serveBundle } from '../browser/serve-bundle';
+import { withFixturePage } from '../browser/fixture-page';
 import type { BenchFigure, BenchSection } from '../types';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, '../..');
 
 interface CpuRun {
   threads: number;
@@ -27,34 +25,20 @@ interface CpuRun {
 }
 
 async function measure(threads: number, isolated: boolean): Promise<CpuRun> {
-  const served = await serveBundle(path.join(here, '../browser/llm-cpu-entry.ts'), {
-    headers: isolated
+  return withFixturePage(
+    path.join(here, '../browser/llm-cpu-entry.ts'),
+    (page) =>
+      page.evaluate(
+        (t) => (window as unknown as { benchCpu(t: number): Promise<CpuRun> }).benchCpu(t),
+        threads,
+      ),
+    isolated
       ? {
           'cross-origin-opener-policy': 'same-origin',
           'cross-origin-embedder-policy': 'require-corp',
         }
-      : {},
-    files: {
-      '/wllama/wllama.wasm': path.join(root, 'node_modules/@wllama/wllama/esm/wasm/wllama.wasm'),
-      '/models/fixture.gguf': path.join(root, 'tests/fixtures/models/loci-fixture-llama.gguf'),
-    },
-  });
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-  });
-  try {
-    const page = await browser.newPage();
-    await page.goto(served.url);
-    await page.waitForFunction(() => (window as unknown as { benchReady?: boolean }).benchReady);
-    return await page.evaluate(
-      (t) => (window as unknown as { benchCpu(t: number): Promise<CpuRun> }).benchCpu(t),
-      threads,
-    );
-  } finally {
-    await browser.close();
-    await served.close();
-  }
+      : undefined,
+  );
 }
 
 export const run: BenchSection = async () => {

@@ -9,13 +9,11 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from '@playwright/test';
-import { serveBundle } from '../browser/serve-bundle';
+import { withFixturePage } from '../browser/fixture-page';
 import type { BenchFigure, BenchSection } from '../types';
 import { startLlamaServer } from '../../tests/servers/llama-server.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, '../..');
 
 interface Side {
   ttftMs: number;
@@ -29,28 +27,19 @@ export const run: BenchSection = async () => {
     url: string;
     close(): Promise<void>;
   };
-  const served = await serveBundle(path.join(here, '../browser/llm-endpoint-entry.ts'), {
-    files: {
-      '/wllama/wllama.wasm': path.join(root, 'node_modules/@wllama/wllama/esm/wasm/wllama.wasm'),
-      '/models/fixture.gguf': path.join(root, 'tests/fixtures/models/loci-fixture-llama.gguf'),
-    },
-  });
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-  });
   try {
-    const page = await browser.newPage();
-    await page.goto(served.url);
-    await page.waitForFunction(() => (window as unknown as { benchReady?: boolean }).benchReady);
-    const { viaServer, inBrowser } = await page.evaluate(
-      (base) =>
-        (
-          window as unknown as {
-            benchEndpoint(base: string): Promise<{ viaServer: Side; inBrowser: Side }>;
-          }
-        ).benchEndpoint(base),
-      `${server.url}/v1`,
+    const { viaServer, inBrowser } = await withFixturePage(
+      path.join(here, '../browser/llm-endpoint-entry.ts'),
+      (page) =>
+        page.evaluate(
+          (base) =>
+            (
+              window as unknown as {
+                benchEndpoint(base: string): Promise<{ viaServer: Side; inBrowser: Side }>;
+              }
+            ).benchEndpoint(base),
+          `${server.url}/v1`,
+        ),
     );
     const figures: BenchFigure[] = [
       {
@@ -77,8 +66,6 @@ export const run: BenchSection = async () => {
     ];
     return figures;
   } finally {
-    await browser.close();
-    await served.close();
     await server.close();
   }
 };
