@@ -117,10 +117,13 @@ export type LlmApi = {
     ctx: CallContext<LoadProgress>,
   ): Promise<LoadedModel>;
   unload(args: null): Promise<void>;
-  /** One completion; emits `delta` events while streaming. Cancel = abort the call. */
+  /**
+   * One completion; emits `delta` events while streaming, and `restart` when the engine discards
+   * what it streamed and starts over. Cancel = abort the call.
+   */
   complete(
     args: WireCompletionRequest,
-    ctx: CallContext<{ type: 'delta'; text: string }>,
+    ctx: CallContext<{ type: 'delta'; text: string } | { type: 'restart' }>,
   ): Promise<CompletionResult>;
   interrupt(args: null): Promise<void>;
   /** Queues more scripted replies (e2e build only; `invalid_argument` otherwise). */

@@ -115,7 +115,12 @@ export function createLlmHandlers(deps: LlmWorkerDeps): LlmApi {
         maxTokens: args.maxTokens,
         ...(args.temperature !== undefined ? { temperature: args.temperature } : {}),
         ...(args.jsonSchema ? { jsonSchema: args.jsonSchema } : {}),
-        ...(args.stream ? { onDelta: (text: string) => ctx.emit({ type: 'delta', text }) } : {}),
+        ...(args.stream
+          ? {
+              onDelta: (text: string) => ctx.emit({ type: 'delta', text }),
+              onRestart: () => ctx.emit({ type: 'restart' }),
+            }
+          : {}),
         signal: ctx.signal,
       });
     },

@@ -168,7 +168,7 @@ export class WorkerLlmEngine implements LlmEngine {
 
   async complete(request: CompletionRequest): Promise<CompletionResult> {
     if (!this.loaded) throw new AppError('model_not_loaded', 'No chat model is loaded.');
-    const { onDelta, signal } = request;
+    const { onDelta, onRestart, signal } = request;
     return this.rpc
       .call(
         'complete',
@@ -181,7 +181,14 @@ export class WorkerLlmEngine implements LlmEngine {
         },
         {
           ...(signal ? { signal } : {}),
-          ...(onDelta ? { onEvent: (e: { text: string }) => onDelta(e.text) } : {}),
+          ...(onDelta
+            ? {
+                onEvent: (e: { type: 'delta'; text: string } | { type: 'restart' }) => {
+                  if (e.type === 'restart') onRestart?.();
+                  else onDelta(e.text);
+                },
+              }
+            : {}),
         },
       )
       .then((result) => {

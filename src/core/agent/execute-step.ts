@@ -74,6 +74,11 @@ export async function executeStep(input: StepInput): Promise<StepResult> {
         input.emit({ type: 'message.streamed', turnId: turn.id, step, text, done: false });
       }
     },
+    // The engine starts the step over (ADR 0116): the next deltas are a new text.
+    onRestart: () => {
+      streamed = '';
+      shown = null;
+    },
   });
   const raw = completion.text;
   const parsed = parseStep(raw, input.registry, specs);

@@ -31,6 +31,12 @@ export interface CompletionRequest {
   jsonSchema?: JsonSchema;
   /** Called with each new piece of text as it is generated. */
   onDelta?: (delta: string) => void;
+  /**
+   * Called when the engine threw away what it streamed so far and generates again: the deltas
+   * that follow start a new text (the CPU engine does this when the model wrote bytes that are
+   * not UTF-8, ADR 0116).
+   */
+  onRestart?: () => void;
   signal?: AbortSignal;
 }
 

@@ -2,6 +2,15 @@ import { AppError } from '../../../core/errors';
 import type { JsonSchema } from '../../../core/ports/llm-engine';
 
 /**
+ * Every Unicode scalar value above ASCII that text may hold: from U+00A0, surrogates excluded.
+ * The C1 controls U+0080–U+009F are left out on purpose (ADR 0116): llama.cpp's grammar decodes
+ * a lone UTF-8 continuation byte as the code point of its value, so allowing them lets a stray
+ * byte 0x80–0x9F through. (A stray 0xA0–0xBF reads as a real Latin-1 character and an overlong
+ * form as a real code point; a code-point grammar cannot refuse those, the engine recovers.)
+ */
+const TEXT_ABOVE_ASCII = '\\u00A0-\\uD7FF\\uE000-\\U0010FFFF';
+
+/**
  * A llama.cpp GBNF grammar for the JSON-schema subset the step schemas use (rule E43): `anyOf`,
  * objects with `properties` / `required` / `additionalProperties: false`, `const`, `enum`,
  * `string` with `maxLength`, `integer` with `minimum` 0 or 1, `boolean`. Objects are written
@@ -26,11 +35,13 @@ export function jsonSchemaToGbnf(schema: JsonSchema): string {
   };
   add('ws', '" "?');
   // A JSON string character as valid Unicode: printable ASCII but `"` and `\\`, then every scalar
-  // value above it except surrogates. `[^"\\…]` would let a random token's stray byte (0xF5…) through,
-  // which is not UTF-8 and breaks llama.cpp's streaming (ADR 0111).
+  // value from U+00A0 up except surrogates. `[^"\\…]` would let a random token's stray byte (0xF5…)
+  // through, which is not UTF-8 and breaks llama.cpp's streaming (ADR 0111). The C1 controls
+  // U+0080–U+009F are left out too: llama.cpp's grammar reads a lone continuation byte 0x80–0xBF
+  // as the code point of the same value, so allowing them lets invalid UTF-8 through (ADR 0116).
   add(
     'char',
-    '[\\x20-\\x21\\x23-\\x5B\\x5D-\\x7E\\u0080-\\uD7FF\\uE000-\\U0010FFFF] | "\\\\" (["\\\\/bfnrt] | "u" [0-9a-fA-F]{4})',
+    `[\\x20-\\x21\\x23-\\x5B\\x5D-\\x7E${TEXT_ABOVE_ASCII}] | "\\\\" (["\\\\/bfnrt] | "u" [0-9a-fA-F]{4})`,
   );
   const root = visit(schema, 'root', add);
   if (root !== 'root') rules.set('root', root);
@@ -110,5 +121,4 @@ function objectBody(schema: JsonSchema, name: string, add: Add): string {
  * emit a byte that is not UTF-8 (0xC0, 0xF5…: the random fixture does), which aborts llama.cpp's
  * streaming (ADR 0111).
  */
-export const VALID_TEXT_GBNF =
-  'root ::= [\\x09\\x0A\\x0D\\x20-\\x7E\\u0080-\\uD7FF\\uE000-\\U0010FFFF]*';
+export const VALID_TEXT_GBNF = `root ::= [\\x09\\x0A\\x0D\\x20-\\x7E${TEXT_ABOVE_ASCII}]*`;

@@ -34,7 +34,62 @@ export function threadsFor(isolated: boolean, cores: number, wanted?: number): n
   return Math.max(1, Math.min(8, wanted ?? Math.floor(cores / 2)));
 }
 
-const quiet = { debug: () => {}, log: () => {}, warn: console.warn, error: console.error };
+/**
+ * wllama's JS reads the length of a result from the first four bytes of the request buffer,
+ * which the wasm writes only when the action succeeds. When the C++ side throws, those bytes
+ * are still the request's magic `GLUE` (0x45554c47) and the JS fails with this message instead
+ * of the C++ one (ADR 0116).
+ */
+const NATIVE_EXCEPTION = /Invalid typed array length: 1163217991\b/;
+/** nlohmann::json refusing to serialize text that is not UTF-8 (its type_error 316). */
+const NATIVE_INVALID_UTF8 = /json\.exception\.type_error\.316|invalid UTF-8 byte/;
+
+/** Requests a step may take when the model keeps writing text that is not UTF-8 (ADR 0116). */
+const UTF8_ATTEMPTS = 3;
+/** The temperature of a retry whose request asked for greedy decoding. */
+const RETRY_TEMPERATURE = 0.3;
+
+/** The native error lines wllama logs, kept so a failure can name its real cause. */
+class NativeErrorLog {
+  private lines: string[] = [];
+
+  readonly logger = {
+    debug: () => {},
+    log: () => {},
+    warn: console.warn,
+    error: (...args: unknown[]) => {
+      const line = args.map((a) => (a instanceof Error ? a.message : String(a))).join(' ');
+      this.lines.push(line.slice(0, 500));
+      if (this.lines.length > 8) this.lines.shift();
+      console.error(...args);
+    },
+  };
+
+  /** The lines logged since the last call. */
+  take(): string[] {
+    const lines = this.lines;
+    this.lines = [];
+    return lines;
+  }
+}
+
+/**
+ * What a failed wllama call means: `invalid_utf8` when the model's text was not UTF-8 (the
+ * request's output is unusable, the engine is fine), `native` with the C++ message for another
+ * C++ exception, or null when it is not a native fault.
+ */
+export function nativeFault(
+  error: unknown,
+  nativeLines: readonly string[],
+): { kind: 'invalid_utf8' | 'native'; message: string } | null {
+  const message = error instanceof Error ? error.message : String(error);
+  if (!NATIVE_EXCEPTION.test(message)) return null;
+  const cause = [...nativeLines]
+    .reverse()
+    .find((l) => !NATIVE_EXCEPTION.test(l) && !/^Stack trace/.test(l));
+  if (cause && NATIVE_INVALID_UTF8.test(cause)) return { kind: 'invalid_utf8', message: cause };
+  return { kind: 'native', message: cause ?? 'an exception inside llama.cpp' };
+}
 
 /**
  * The CPU {@link LlmEngine}: llama.cpp in WebAssembly through wllama, hosted in the LLM worker
@@ -52,6 +107,7 @@ export class WllamaEngine implements LlmEngine {
   private generation: AbortController | null = null;
   private threads = 1;
   private banned: [number, false][] = [];
+  private readonly native = new NativeErrorLog();
 
   constructor(
     private readonly source: GgufSource,
@@ -65,10 +121,11 @@ export class WllamaEngine implements LlmEngine {
   async load(modelId: string, onProgress?: (p: LoadProgress) => void): Promise<void> {
     await this.unload();
     onProgress?.({ type: 'checking', text: `Preparing ${modelId}` });
-    const { Wllama } = await import('@wllama/wllama');
+    const { Wllama, LogLevel } = await import('@wllama/wllama');
     const wllama = new Wllama(
       { default: this.options.wasmUrl },
-      { suppressNativeLog: true, logger: quiet, allowOffline: true },
+      // Native errors come through (at error level only) so a failure can say what happened.
+      { suppressNativeLog: false, logger: this.native.logger, allowOffline: true },
     );
     // Never the CDN "compat" build (Safari without JSPI): one self-hosted wasm for everyone.
     wllama.setCompat(null);
@@ -99,6 +156,7 @@ export class WllamaEngine implements LlmEngine {
         n_gpu_layers: 0,
         n_parallel: 1,
         skip_chat_parsing: true,
+        log_level: LogLevel.ERROR,
       });
     } catch (error) {
       await wllama.exit().catch(() => undefined); // the load already failed; that error wins
@@ -155,30 +213,49 @@ export class WllamaEngine implements LlmEngine {
     let finish: string | null = null;
     let last: ChatCompletionChunk | null = null;
     try {
-      await wllama.createChatCompletion({
-        messages: request.messages.map((m) => ({ role: m.role, content: m.content })),
-        max_tokens: request.maxTokens,
-        ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
-        grammar: request.jsonSchema ? jsonSchemaToGbnf(request.jsonSchema) : VALID_TEXT_GBNF,
-        ...(this.banned.length > 0 ? { logit_bias: this.banned } : {}),
-        stream: true,
-        // The last chunk then carries usage and timings (prompt tokens, cache reuse).
-        stream_options: { include_usage: true },
-        abortSignal: controller.signal,
-        onData: (chunk: ChatCompletionChunk) => {
-          last = chunk;
-          const choice = chunk.choices[0];
-          const delta = choice?.delta?.content ?? '';
-          if (delta) {
-            text += delta;
-            request.onDelta?.(delta);
+      for (let attempt = 1; ; attempt += 1) {
+        text = '';
+        finish = null;
+        last = null;
+        this.native.take();
+        try {
+          await this.stream(wllama, request, controller.signal, attempt, (chunk) => {
+            last = chunk;
+            const choice = chunk.choices[0];
+            const delta = choice?.delta?.content ?? '';
+            if (delta) {
+              text += delta;
+              request.onDelta?.(delta);
+            }
+            if (choice?.finish_reason) finish = choice.finish_reason;
+          });
+          break;
+        } catch (error) {
+          if (controller.signal.aborted) {
+            throw new AppError('cancelled', 'The generation was stopped.');
           }
-          if (choice?.finish_reason) finish = choice.finish_reason;
-        },
-      } as Parameters<Wllama['createChatCompletion']>[0] & { stream: true });
-    } catch (error) {
-      if (controller.signal.aborted) throw new AppError('cancelled', 'The generation was stopped.');
-      throw classifyWllamaError(error, 'internal');
+          const fault = nativeFault(error, this.native.take());
+          if (fault?.kind === 'invalid_utf8') {
+            // The model wrote bytes that are not UTF-8 (a pair across two tokens that llama.cpp's
+            // grammar decodes leniently): this output is lost, the engine is fine. Generate again
+            // from the cached prompt; after the last attempt the partial text goes back and the
+            // loop refuses it as an invalid step, as for any malformed output (ADR 0116).
+            if (attempt < UTF8_ATTEMPTS) {
+              request.onRestart?.();
+              continue;
+            }
+            return { text, finishReason: 'stop' };
+          }
+          if (fault) {
+            throw new AppError(
+              'internal',
+              `The CPU engine failed inside llama.cpp: ${fault.message}`,
+              { raw: fault.message },
+            );
+          }
+          throw classifyWllamaError(error, 'internal');
+        }
+      }
     } finally {
       request.signal?.removeEventListener('abort', onAbort);
       if (this.generation === controller) this.generation = null;
@@ -195,6 +272,31 @@ export class WllamaEngine implements LlmEngine {
         : {}),
       ...(timings ? { cachedTokens: timings.cache_n } : {}),
     };
+  }
+
+  /** One streamed chat completion; a retry after a UTF-8 fault never samples greedily. */
+  private async stream(
+    wllama: Wllama,
+    request: CompletionRequest,
+    signal: AbortSignal,
+    attempt: number,
+    onData: (chunk: ChatCompletionChunk) => void,
+  ): Promise<void> {
+    // Greedy decoding would write the same bytes again; a retry samples a little.
+    const temperature =
+      attempt > 1 && request.temperature === 0 ? RETRY_TEMPERATURE : request.temperature;
+    await wllama.createChatCompletion({
+      messages: request.messages.map((m) => ({ role: m.role, content: m.content })),
+      max_tokens: request.maxTokens,
+      ...(temperature !== undefined ? { temperature } : {}),
+      grammar: request.jsonSchema ? jsonSchemaToGbnf(request.jsonSchema) : VALID_TEXT_GBNF,
+      ...(this.banned.length > 0 ? { logit_bias: this.banned } : {}),
+      stream: true,
+      // The last chunk then carries usage and timings (prompt tokens, cache reuse).
+      stream_options: { include_usage: true },
+      abortSignal: signal,
+      onData,
+    } as Parameters<Wllama['createChatCompletion']>[0] & { stream: true });
   }
 }
 
