@@ -15,7 +15,13 @@ import App from './ui/App.svelte';
 import { openDocumentSource } from './adapters/documents/open-document-source';
 import { loadBrowserPdfjs } from './adapters/documents/pdfjs-browser';
 import { createEmbedWorkerClients } from './adapters/embed/worker-embedder';
-import { findEmbedModel, FIXTURE_EMBED } from './adapters/embed/embed-models';
+import {
+  defaultEmbedModel,
+  EMBED_MODELS,
+  findEmbedModel,
+  FIXTURE_EMBED,
+} from './adapters/embed/embed-models';
+import { dexieBackupActions } from './adapters/backup/dexie-backup-actions';
 import { probeWebGpu } from './adapters/gpu/webgpu-probe';
 import { ModelManager, type ModelCache } from './adapters/llm/model-manager';
 import { loadCatalog } from './adapters/llm/webllm/load-catalog';
@@ -79,8 +85,9 @@ const shareLaunch = takeShareLaunch(window);
 const router = new Router();
 // Persistent storage is asked for when the user first has something to lose (ADR 0132).
 const deviceSettings = localDeviceSettings();
+const storageStatus = browserStorageStatus();
 const persistence = new PersistenceState({
-  status: browserStorageStatus(),
+  status: storageStatus,
   device: deviceSettings,
   clock,
 });
@@ -364,6 +371,7 @@ async function bootMemory(): Promise<MemoryServices> {
     shares,
     memoryCheck,
     embedding,
+    backup: dexieBackupActions(store),
   };
   if (__LOCI_E2E__) {
     Object.assign(window, {
@@ -464,6 +472,8 @@ const services: AppServices = {
   persistence,
   reminder,
   theme,
+  storageStatus,
+  embedModels: { choices: EMBED_MODELS, defaultId: defaultEmbedModel(navigator.languages).id },
   memory: bootMemory(),
 };
 

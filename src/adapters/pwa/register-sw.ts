@@ -1,8 +1,14 @@
 import { registerSW } from 'virtual:pwa-register';
-import type { PwaState } from '../../ui/state/pwa.svelte';
+
+/** Where the service worker's news goes (the UI's `PwaState` in the app). */
+export interface PwaEvents {
+  /** A new version is waiting; `update` activates it and reloads. */
+  onNeedRefresh(update: () => Promise<void>): void;
+  onOfflineReady(): void;
+}
 
 /** Registers the service worker (prompt mode: never reloads by itself) and reports to `pwa`. */
-export function registerServiceWorker(pwa: PwaState): void {
+export function registerServiceWorker(pwa: PwaEvents): void {
   if (!('serviceWorker' in navigator)) return;
   const updateSW = registerSW({
     immediate: true,
