@@ -103,7 +103,7 @@ void persistence.refresh().catch((e: unknown) => console.warn('storage status fa
 window.addEventListener('appinstalled', askPersistence('install'));
 const device = new DeviceState(() => probeWebGpu());
 let session: ChatSession | null = null;
-const pwa = new PwaState(() => session?.running ?? false);
+const pwa = new PwaState(() => session?.running ?? false, undefined, deviceSettings);
 
 // The CPU models; the e2e build adds the fixture GGUF, downloaded from the app's own origin (E46).
 const cpuModels: CpuModelRecord[] = [
@@ -165,6 +165,13 @@ const manager = new ModelManager({
   cache: modelCache,
   now: () => performance.now(),
   isOnline: () => navigator.onLine,
+});
+// "Ready to work offline" waits for a model that runs without a network (U171, ADR 0147).
+manager.subscribe((state) => {
+  const local = Object.entries(state.models).some(
+    ([id, status]) => !isServerModel(id) && (status.type === 'cached' || status.type === 'loaded'),
+  );
+  if (local) pwa.onModelCached();
 });
 
 const deviceChecked = device.check();

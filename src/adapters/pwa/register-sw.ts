@@ -14,6 +14,10 @@ export function registerServiceWorker(pwa: PwaEvents): void {
     immediate: true,
     onNeedRefresh: () => pwa.onNeedRefresh(() => updateSW(true)),
     onOfflineReady: () => pwa.onOfflineReady(),
+    // A worker already active (an earlier visit) holds the shell; onOfflineReady fires only once.
+    onRegisteredSW: (_url: string, registration: ServiceWorkerRegistration | undefined) => {
+      if (registration?.active) pwa.onOfflineReady();
+    },
     onRegisterError: (error: unknown) => {
       // Offline use needs the worker, but the app itself still runs: report and carry on.
       console.warn('Service worker registration failed; offline use is unavailable.', error);
