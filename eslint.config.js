@@ -114,4 +114,43 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // The UI reaches storage, engines and the browser's services only through what the
+    // composition root (src/main.ts) hands it: ports, services and rune state (ADR 0146).
+    files: ['src/ui/**/*.ts', 'src/ui/**/*.svelte'],
+    ignores: ['src/ui/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/adapters/**', '**/main'],
+              message:
+                'src/ui imports no adapter: take it from src/ui/services.ts (src/main.ts builds it) or a port in src/core/ports.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Adapters implement ports; they never reach back into the UI that uses them (ADR 0146).
+    files: ['src/adapters/**/*.ts'],
+    ignores: ['src/adapters/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/ui/**', '**/main'],
+              message:
+                'src/adapters imports nothing from src/ui: describe what it needs as an interface (a port) instead.',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -15,7 +15,13 @@ import App from './ui/App.svelte';
 import { openDocumentSource } from './adapters/documents/open-document-source';
 import { loadBrowserPdfjs } from './adapters/documents/pdfjs-browser';
 import { createEmbedWorkerClients } from './adapters/embed/worker-embedder';
-import { findEmbedModel, FIXTURE_EMBED } from './adapters/embed/embed-models';
+import {
+  defaultEmbedModel,
+  EMBED_MODELS,
+  findEmbedModel,
+  FIXTURE_EMBED,
+} from './adapters/embed/embed-models';
+import { dexieBackupActions } from './adapters/backup/dexie-backup-actions';
 import { probeWebGpu } from './adapters/gpu/webgpu-probe';
 import { ModelManager, type ModelCache } from './adapters/llm/model-manager';
 import { loadCatalog } from './adapters/llm/webllm/load-catalog';
@@ -79,8 +85,9 @@ const shareLaunch = takeShareLaunch(window);
 const router = new Router();
 // Persistent storage is asked for when the user first has something to lose (ADR 0132).
 const deviceSettings = localDeviceSettings();
+const storageStatus = browserStorageStatus();
 const persistence = new PersistenceState({
-  status: browserStorageStatus(),
+  status: storageStatus,
   device: deviceSettings,
   clock,
 });
@@ -96,7 +103,7 @@ void persistence.refresh().catch((e: unknown) => console.warn('storage status fa
 window.addEventListener('appinstalled', askPersistence('install'));
 const device = new DeviceState(() => probeWebGpu());
 let session: ChatSession | null = null;
-const pwa = new PwaState(() => session?.running ?? false);
+const pwa = new PwaState(() => session?.running ?? false, undefined, deviceSettings);
 
 // The CPU models; the e2e build adds the fixture GGUF, downloaded from the app's own origin (E46).
 const cpuModels: CpuModelRecord[] = [
@@ -158,6 +165,13 @@ const manager = new ModelManager({
   cache: modelCache,
   now: () => performance.now(),
   isOnline: () => navigator.onLine,
+});
+// "Ready to work offline" waits for a model that runs without a network (U171, ADR 0147).
+manager.subscribe((state) => {
+  const local = Object.entries(state.models).some(
+    ([id, status]) => !isServerModel(id) && (status.type === 'cached' || status.type === 'loaded'),
+  );
+  if (local) pwa.onModelCached();
 });
 
 const deviceChecked = device.check();
@@ -364,6 +378,7 @@ async function bootMemory(): Promise<MemoryServices> {
     shares,
     memoryCheck,
     embedding,
+    backup: dexieBackupActions(store),
   };
   if (__LOCI_E2E__) {
     Object.assign(window, {
@@ -464,6 +479,8 @@ const services: AppServices = {
   persistence,
   reminder,
   theme,
+  storageStatus,
+  embedModels: { choices: EMBED_MODELS, defaultId: defaultEmbedModel(navigator.languages).id },
   memory: bootMemory(),
 };
 

@@ -2,6 +2,9 @@
 import type { WireError } from '../core/errors';
 import type { Tokens } from '../core/units';
 
+/** Model ids that name a model on the user's own server: `server:<model>`. */
+export const SERVER_MODEL_PREFIX = 'server:';
+
 /** The server settings, as stored in this browser's device settings (never in backups). */
 export interface EndpointSettings {
   baseUrl: string;

@@ -1,4 +1,7 @@
 import type { ModelServerState } from './state/model-server.svelte';
+import type { BackupActions } from '../core/ports/backup';
+import type { StorageStatusSource } from '../core/ports/storage-status';
+import type { EmbedChoice } from './components/settings/embedding-setting';
 import type { MemorySearch } from '../core/ports/memory-search';
 import type { Clock, IdSource } from '../core/ports/clock';
 import type { MemoryStore } from '../core/ports/memory-store';
@@ -36,6 +39,8 @@ export interface MemoryServices {
   memoryCheck?: MemoryCheckServices;
   /** Catches search by meaning up after an embedding-model switch (U80). */
   embedding?: BackgroundEmbedding;
+  /** Backup export and import over this store (U74–U76); absent where the store cannot. */
+  backup?: BackupActions;
 }
 
 /** The in-app memory check's inputs, built by the composition root from the app's own parts. */
@@ -66,6 +71,10 @@ export interface AppServices {
   reminder: BackupReminderState;
   /** Light, dark or the system's (U162). */
   theme: ThemeState;
+  /** Usage, quota and persistence of this origin's storage (S12). */
+  storageStatus: StorageStatusSource;
+  /** The embedding models Settings offers, and the one suggested for this browser (U80). */
+  embedModels: { choices: readonly EmbedChoice[]; defaultId: string };
   /** Resolves once storage is open; rejects with an AppError when it cannot be (private mode…). */
   memory: Promise<MemoryServices>;
 }

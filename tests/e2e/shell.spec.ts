@@ -1,4 +1,5 @@
 import { test, expect, waitForServiceWorker } from './fixtures';
+import { loadScriptedModel } from './helpers/loci';
 
 test.describe('app shell', () => {
   test('P1/P2: loads and, without WebGPU flags, says the chat model cannot run and what to do', async ({
@@ -70,6 +71,31 @@ test.describe('app shell', () => {
     expect(externalRequests).toEqual([]);
   });
 
+  test('U171: "ready to work offline" waits for a cached model, shows once, and fades', async ({
+    page,
+    shoot,
+  }) => {
+    await page.goto('/');
+    await waitForServiceWorker(page);
+    // The shell is cached, but no model is: the app must not claim it works offline yet.
+    await page.waitForTimeout(1000);
+    await expect(page.getByTestId('offline-ready')).toHaveCount(0);
+
+    await loadScriptedModel(page);
+    const notice = page.getByTestId('offline-ready');
+    await expect(notice).toContainText('ready to work offline');
+    await expect(notice).toContainText('your model');
+    await shoot(page, 'offline-ready-1280x800');
+    // It informs and asks nothing: it goes away by itself (U153).
+    await expect(notice).toHaveCount(0, { timeout: 12_000 });
+
+    // Shown once on this device: a later visit with the model loaded again says nothing.
+    await page.reload();
+    await loadScriptedModel(page);
+    await page.waitForTimeout(1000);
+    await expect(page.getByTestId('offline-ready')).toHaveCount(0);
+  });
+
   test('P7: after one load and a reload, the app reloads offline from the service worker', async ({
     page,
     context,
@@ -77,7 +103,6 @@ test.describe('app shell', () => {
   }) => {
     await page.goto('/');
     await waitForServiceWorker(page);
-    await expect(page.getByTestId('offline-ready')).toContainText('ready to work offline');
     await page.reload();
     await expect(page.getByRole('heading', { name: 'Loci', level: 1 })).toBeVisible();
     await expect

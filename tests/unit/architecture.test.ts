@@ -89,3 +89,65 @@ describe('architecture: src/rpc depends on no implementation (W8)', () => {
     expect(problems).toEqual([]);
   });
 });
+
+describe('architecture: the UI and the adapters meet only in src/main.ts (U170)', () => {
+  it('U170: rejects adapter imports in src/ui, in TypeScript and in Svelte components', async () => {
+    for (const [from, file] of [
+      ['../../adapters/storage/device-settings', 'src/ui/state/example.ts'],
+      ['../../../adapters/backup/export-backup', 'src/ui/components/settings/example.ts'],
+    ] as const) {
+      const messages = await coreViolations(
+        `import type { X } from '${from}';\nexport type Y = X;\n`,
+        file,
+      );
+      expect(messages.join('\n'), file).toMatch(
+        /no-restricted-imports.*src\/ui imports no adapter/,
+      );
+    }
+    const svelte = await coreViolations(
+      `<script lang="ts">\n  import { EMBED_MODELS } from '../../adapters/embed/embed-models';\n  console.log(EMBED_MODELS);\n</script>\n`,
+      'src/ui/screens/PendingScreen.svelte',
+    );
+    expect(svelte.join('\n')).toMatch(/no-restricted-imports.*src\/ui imports no adapter/);
+    expect(
+      await coreViolations(
+        `import type { DeviceSettings } from '../../core/ports/device-settings';\nexport type D = DeviceSettings;\n`,
+        'src/ui/state/example.ts',
+      ),
+    ).toEqual([]);
+  });
+
+  it('U170: rejects UI imports in src/adapters', async () => {
+    const messages = await coreViolations(
+      `import type { PwaState } from '../../ui/state/pwa.svelte';\nexport type P = PwaState;\n`,
+      'src/adapters/pwa/example.ts',
+    );
+    expect(messages.join('\n')).toMatch(/no-restricted-imports.*src\/adapters imports nothing/);
+  });
+
+  it('U170: the real src/ui and src/adapters pass both rules', async () => {
+    // Only the import rule, without type information: the boundary needs no types, and the
+    // type-aware Svelte parse of every component takes minutes on a shared machine.
+    const importsOnly = new ESLint({
+      cwd: process.cwd(),
+      ruleFilter: ({ ruleId }) => ruleId === 'no-restricted-imports',
+      overrideConfig: [
+        {
+          files: ['**/*.svelte', '**/*.svelte.ts'],
+          languageOptions: { parserOptions: { projectService: false } },
+        },
+      ],
+    });
+    const results = await importsOnly.lintFiles([
+      'src/ui/**/*.ts',
+      'src/ui/**/*.svelte',
+      'src/adapters/**/*.ts',
+    ]);
+    const problems = results.flatMap((r) =>
+      r.messages
+        .filter((m) => m.ruleId === 'no-restricted-imports')
+        .map((m) => `${r.filePath}: ${m.message}`),
+    );
+    expect(problems).toEqual([]);
+  }, 120_000);
+});

@@ -1,35 +1,12 @@
-import { AppError, type WireError } from '../../core/errors';
+import { AppError } from '../../core/errors';
 import type { LoadProgress } from '../../core/ports/llm-engine';
+import type {
+  ModelDownloads,
+  ModelManagerState,
+  ModelStatus,
+} from '../../core/ports/model-downloads';
 
-/** Where one model stands, for the model screen. */
-export type ModelStatus =
-  | { type: 'unknown' }
-  | { type: 'not_downloaded' }
-  /** Some files are cached but not all (an interrupted download): downloading again resumes. */
-  | { type: 'partial'; bytes: number }
-  | {
-      type: 'downloading';
-      /** 0..1 */
-      fraction: number;
-      loadedBytes: number;
-      totalBytes: number;
-      /** Null until two samples a moment apart exist. */
-      bytesPerSecond: number | null;
-      etaSeconds: number | null;
-      text: string;
-    }
-  | { type: 'preparing'; fraction: number; text: string }
-  | { type: 'cached'; bytes: number }
-  | { type: 'loaded'; bytes: number }
-  | { type: 'failed'; error: WireError };
-
-export interface ModelManagerState {
-  models: Readonly<Record<string, ModelStatus>>;
-  /** The model loaded in the engine, if any. */
-  loaded: string | null;
-  /** The model being downloaded/loaded right now, if any. */
-  busy: string | null;
-}
+export type { ModelManagerState, ModelStatus };
 
 /** The engine side the manager drives (a {@link WorkerLlmEngine} in the app). */
 export interface ModelLoader {
@@ -65,7 +42,7 @@ const SPEED_WINDOW_MS = 5000;
  * resume (a new download reuses the shards web-llm already cached); cache status; delete from
  * cache; storage per model. A plain class with `subscribe`, so a Svelte rune class can mirror it.
  */
-export class ModelManager {
+export class ModelManager implements ModelDownloads {
   private state: ModelManagerState = { models: {}, loaded: null, busy: null };
   private readonly listeners = new Set<(state: ModelManagerState) => void>();
   private samples: { at: number; bytes: number }[] = [];

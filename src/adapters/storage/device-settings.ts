@@ -4,10 +4,9 @@
  * (ADR 0132). They live in `localStorage`, so they never travel in a backup, never touch
  * IndexedDB, and a page that cannot use `localStorage` (some private modes) just forgets them.
  */
-export interface DeviceSettings {
-  get<T>(key: string): T | undefined;
-  set(key: string, value: unknown): void;
-}
+import type { DeviceSettings } from '../../core/ports/device-settings';
+
+export type { DeviceSettings };
 
 /** {@link DeviceSettings} over `localStorage` (or another Storage, in tests). */
 export function localDeviceSettings(

@@ -1,38 +1,14 @@
-import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { openMemoryStore } from './dexie';
-import { sampleAgent, sampleMessage } from './dexie/sample-records';
-import { browserStorageStatus, requestPersistence, storageStatus } from './storage-status';
+import { browserStorageStatus, requestPersistence } from './storage-status';
 
 describe('storage status', () => {
-  it('S12: reports usage, quota, persistence and per-tier rows', async () => {
-    const store = await openMemoryStore(`status-${Date.now()}`);
-    await store.apply({
-      agents: [sampleAgent('a')],
-      messages: [sampleMessage('a', 'm', 'hello', 1)],
-    });
-    const status = await storageStatus(store, undefined, {
-      estimate: async () => ({ usage: 1234, quota: 10_000 }),
-      persisted: async () => true,
-    });
-    expect(status).toMatchObject({ usageBytes: 1234, quotaBytes: 10_000, persist: 'persisted' });
-    expect(status.tiers.messages.rows).toBe(1);
+  it('S12: asks for persistence and says when the browser cannot', async () => {
     expect(await requestPersistence({ persist: async () => false })).toBe('best_effort');
-    store.close();
-  });
-
-  it('S12: without navigator.storage everything browser-side is unknown, tiers still count', async () => {
-    const store = await openMemoryStore(`status-none-${Date.now()}`);
-    const status = await storageStatus(store, undefined, undefined);
-    expect(status).toMatchObject({ usageBytes: null, quotaBytes: null, persist: 'unknown' });
-    expect(status.tiers.agents.rows).toBe(0);
+    expect(await requestPersistence({ persist: async () => true })).toBe('persisted');
     expect(await requestPersistence(undefined)).toBe('unknown');
-    const failing = await storageStatus(store, undefined, {
-      estimate: () => Promise.reject(new Error('nope')),
-      persisted: () => Promise.reject(new Error('nope')),
-    });
-    expect(failing.persist).toBe('unknown');
-    store.close();
+    expect(await requestPersistence({ persist: () => Promise.reject(new Error('no')) })).toBe(
+      'unknown',
+    );
   });
 });
 
@@ -50,5 +26,10 @@ describe('browserStorageStatus', () => {
       quota: null,
       persisted: null,
     });
+    const failing = browserStorageStatus({
+      estimate: () => Promise.reject(new Error('nope')),
+      persisted: async () => false,
+    });
+    expect(await failing.report()).toEqual({ usage: null, quota: null, persisted: false });
   });
 });

@@ -6,3 +6,7 @@ export type * from './memory-store';
 export type * from './tokenizer';
 export type * from './vector-index';
 export type * from './memory-search';
+export type * from './device-settings';
+export type * from './storage-status';
+export type * from './backup';
+export type * from './model-downloads';

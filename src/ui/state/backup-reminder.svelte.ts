@@ -4,7 +4,7 @@
  * "Later" waits a day. Kept per device (`DeviceSettings`): a backup made on another device does
  * not protect this one's data.
  */
-import type { DeviceSettings } from '../../adapters/storage/device-settings';
+import type { DeviceSettings } from '../../core/ports/device-settings';
 import type { Clock } from '../../core/ports/clock';
 import type { EpochMs } from '../../core/units';
 

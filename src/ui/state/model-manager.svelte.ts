@@ -7,14 +7,14 @@ import type { CatalogEntry } from '../../core/catalog/build-catalog';
 import type { CpuCatalogEntry } from '../../core/catalog/build-cpu-catalog';
 import type { CpuRuntime } from '../../rpc/llm-api';
 import type {
-  ModelManager,
+  ModelDownloads,
   ModelManagerState,
   ModelStatus,
-} from '../../adapters/llm/model-manager';
+} from '../../core/ports/model-downloads';
 import { describeError, type ErrorCopy } from '../error-copy';
 
 export interface ModelManagerViewDeps {
-  manager: ModelManager;
+  manager: ModelDownloads;
   /** The catalog for this device (web-llm's list is in a lazily loaded chunk). */
   catalog: () => Promise<CatalogEntry[]>;
   /** Bytes this origin stores and may store, or null when the browser does not say. */

@@ -3,12 +3,12 @@
  * Test connection, the model picker. The settings live in this browser's device settings
  * (`localStorage`), so the key never reaches IndexedDB or a backup (ADR 0121).
  */
-import type { DeviceSettings } from '../../adapters/storage/device-settings';
+import type { DeviceSettings } from '../../core/ports/device-settings';
 import {
   SERVER_MODEL_PREFIX,
+  type ConnectionReport,
   type EndpointSettings,
-} from '../../adapters/llm/openai-endpoint/endpoint-engine';
-import type { ConnectionReport } from '../../adapters/llm/openai-endpoint/test-connection';
+} from '../../rpc/endpoint-types';
 import { describeError, type ErrorCopy } from '../error-copy';
 
 export const ENDPOINT_SETTINGS_KEY = 'llm.endpoint';

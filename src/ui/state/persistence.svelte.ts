@@ -6,8 +6,8 @@
  * and installing the app. Each moment asks at most once on this device (Firefox shows a prompt;
  * asking on every save would nag); the button on the storage dashboard always asks.
  */
-import type { DeviceSettings } from '../../adapters/storage/device-settings';
-import type { PersistState, StorageStatusSource } from '../../adapters/storage/storage-status';
+import type { DeviceSettings } from '../../core/ports/device-settings';
+import type { PersistState, StorageStatusSource } from '../../core/ports/storage-status';
 import type { Clock } from '../../core/ports/clock';
 import type { EpochMs } from '../../core/units';
 

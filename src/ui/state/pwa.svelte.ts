@@ -2,6 +2,10 @@
  * Service-worker update and offline state (rule P8). An update is applied only when the user
  * asks and nothing is generating; if a reply is streaming, the update waits until it ends.
  */
+import type { DeviceSettings } from '../../core/ports/device-settings';
+
+/** Device setting: the offline notice was shown on this device (it is shown once, U171). */
+export const OFFLINE_NOTICE_SHOWN_KEY = 'pwa.offlineNoticeShown';
 /** How long "ready to work offline" stays up by itself: it informs, it asks nothing (U153). */
 export const OFFLINE_NOTICE_MS = 8000;
 
@@ -13,6 +17,11 @@ export class PwaState {
 
   private applyUpdate: (() => Promise<void>) | null = null;
   private offlineTimer: ReturnType<typeof setTimeout> | null = null;
+  /** The service worker holds the app shell (installed now, or on an earlier visit). */
+  private shellCached = false;
+  /** A model that runs here without a network is in this browser's cache. */
+  private modelCached = false;
+  private announced = false;
 
   constructor(
     private readonly isGenerating: () => boolean,
@@ -20,6 +29,8 @@ export class PwaState {
       run,
       ms,
     ) => setTimeout(run, ms),
+    /** Remembers that the notice was shown; without it the notice shows once per page load. */
+    private readonly device?: DeviceSettings,
   ) {}
 
   /** Called by the registration adapter when a new service worker is waiting. */
@@ -28,7 +39,26 @@ export class PwaState {
     this.needRefresh = true;
   }
 
+  /**
+   * Called by the registration adapter when the service worker holds the app shell. The notice
+   * waits for a cached model too (U171, ADR 0147): without one, "ready to work offline" is untrue.
+   */
   onOfflineReady(): void {
+    this.shellCached = true;
+    this.announceOffline();
+  }
+
+  /** Called by the composition root when a local model is cached (downloaded or loaded). */
+  onModelCached(): void {
+    this.modelCached = true;
+    this.announceOffline();
+  }
+
+  private announceOffline(): void {
+    if (!this.shellCached || !this.modelCached || this.announced) return;
+    this.announced = true;
+    if (this.device?.get<boolean>(OFFLINE_NOTICE_SHOWN_KEY)) return;
+    this.device?.set(OFFLINE_NOTICE_SHOWN_KEY, true);
     this.offlineReady = true;
     if (this.offlineTimer !== null) clearTimeout(this.offlineTimer);
     this.offlineTimer = this.schedule(() => {

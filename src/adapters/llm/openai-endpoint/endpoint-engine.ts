@@ -9,9 +9,15 @@ import type { Tokenizer } from '../../../core/ports/tokenizer';
 import { createEstimateTokenizer } from '../../../core/tokens/estimate-tokenizer';
 import type { Tokens } from '../../../core/units';
 import type { TokenizerSource } from '../../../rpc/llm-api';
-import type { EndpointSettings, ServerFacts, WindowSource } from '../../../rpc/endpoint-types';
+import {
+  SERVER_MODEL_PREFIX,
+  type EndpointSettings,
+  type ServerFacts,
+  type WindowSource,
+} from '../../../rpc/endpoint-types';
 
 export type { EndpointSettings, ServerFacts, WindowSource };
+export { SERVER_MODEL_PREFIX };
 import { callServer, parseBaseUrl, rootOf, under, type EndpointEnv } from './endpoint-http';
 import { SseParser } from './sse';
 
@@ -420,7 +426,6 @@ async function readWhole(response: Response): Promise<CompletionResult> {
 }
 
 /** Model ids of the user's own server carry this prefix on the Models screen and in settings. */
-export const SERVER_MODEL_PREFIX = 'server:';
 
 export const isServerModel = (modelId: string): boolean => modelId.startsWith(SERVER_MODEL_PREFIX);
 
