@@ -10,6 +10,37 @@ export type MessageId = string;
 export type PassageId = string;
 export type DocumentId = string;
 export type TurnId = string;
+export type ConversationId = string;
+
+/**
+ * One conversation of an agent (schema v2, ADR 0151). Messages and summaries belong to one
+ * conversation; core blocks, archival passages and documents belong to the agent, so every
+ * conversation of the agent shares them.
+ */
+export interface Conversation {
+  id: ConversationId;
+  agentId: AgentId;
+  title: string;
+  createdAt: EpochMs;
+  /** The time of its newest message (or its creation): the list shows the most recent first. */
+  updatedAt: EpochMs;
+}
+
+/**
+ * The conversation that holds an agent's messages from before conversations existed (the v2
+ * upgrade moves every v1 message there) and any message written without a conversation.
+ */
+export function defaultConversationId(agentId: AgentId): ConversationId {
+  return `${agentId}:conversation-1`;
+}
+
+/** The conversation a message or summary belongs to (rows of the v1 shape have none). */
+export function conversationOf(row: {
+  agentId: AgentId;
+  conversationId?: ConversationId;
+}): ConversationId {
+  return row.conversationId ?? defaultConversationId(row.agentId);
+}
 
 export type AgentKind = 'companion' | 'notebook' | 'writer' | 'fiction';
 export type StrategyName = 'memgpt' | 'forgetting' | 'recency' | 'window';
@@ -119,7 +150,12 @@ export interface ToolCall {
 export interface Message {
   id: MessageId;
   agentId: AgentId;
-  /** Monotonic per agent, from 1. */
+  /**
+   * The conversation it belongs to (schema v2). Absent on rows of the v1 shape and on drafts
+   * that do not name one: those belong to {@link defaultConversationId}.
+   */
+  conversationId?: ConversationId;
+  /** Monotonic per agent (across all its conversations), from 1. */
   seq: number;
   role: MessageRole;
   text: string;
@@ -150,6 +186,8 @@ export interface Message {
 export interface Summary {
   id: string;
   agentId: AgentId;
+  /** The conversation whose queue it folds (schema v2); absent: {@link defaultConversationId}. */
+  conversationId?: ConversationId;
   version: number;
   text: string;
   /** Inclusive range of message seqs folded into this summary (cumulative). */

@@ -8,6 +8,8 @@ import type {
   Agent,
   AgentId,
   BlockVersion,
+  Conversation,
+  ConversationId,
   CoreBlock,
   DocumentId,
   DocumentMeta,
@@ -20,9 +22,11 @@ import type {
   TurnId,
   TurnRecord,
 } from '../core/model';
+import { conversationOf } from '../core/model';
 import type {
   Applied,
   ChangeSet,
+  DeletedConversation,
   MemoryStore,
   MessageQuery,
   PassageQuery,
@@ -34,6 +38,7 @@ const clone = <T>(value: T): T => structuredClone(value);
 
 export class InMemoryStore implements MemoryStore {
   readonly agents = new Map<AgentId, Agent>();
+  readonly conversations = new Map<ConversationId, Conversation>();
   readonly blocks = new Map<string, CoreBlock>();
   readonly history: BlockVersion[] = [];
   readonly messages = new Map<MessageId, Message>();
@@ -57,6 +62,7 @@ export class InMemoryStore implements MemoryStore {
   fork(): InMemoryStore {
     const copy = new InMemoryStore();
     for (const [id, agent] of this.agents) copy.agents.set(id, clone(agent));
+    for (const [id, c] of this.conversations) copy.conversations.set(id, clone(c));
     for (const [key, block] of this.blocks) copy.blocks.set(key, clone(block));
     copy.history.push(...this.history);
     // Stored messages change in place only in `inContext`: a shallow copy of each suffices.
@@ -87,6 +93,7 @@ export class InMemoryStore implements MemoryStore {
     }
     this.applyCount += 1;
     for (const agent of changes.agents ?? []) this.agents.set(agent.id, clone(agent));
+    for (const c of changes.conversations ?? []) this.conversations.set(c.id, clone(c));
     for (const write of changes.blocks ?? []) {
       this.blocks.set(`${write.block.agentId}\u0000${write.block.label}`, clone(write.block));
       this.history.push(clone(write.history));
@@ -94,7 +101,12 @@ export class InMemoryStore implements MemoryStore {
     const written: Message[] = [];
     for (const draft of changes.messages ?? []) {
       const list = this.byAgent.get(draft.agentId) ?? [];
-      const message: Message = { ...clone(draft), seq: list.length + 1 };
+      const message: Message = {
+        ...clone(draft),
+        conversationId: conversationOf(draft),
+        seq: list.length + 1,
+      };
+      this.touch(message.conversationId!, message.agentId, message.at, true);
       list.push(message);
       this.byAgent.set(draft.agentId, list);
       this.messages.set(message.id, message);
@@ -106,13 +118,83 @@ export class InMemoryStore implements MemoryStore {
         if (message) message.inContext = changes.inContext.inContext;
       }
     }
-    for (const summary of changes.summaries ?? []) this.summaries.push(clone(summary));
+    for (const summary of changes.summaries ?? []) {
+      const row = { ...clone(summary), conversationId: conversationOf(summary) };
+      this.touch(row.conversationId, row.agentId, row.at, false);
+      this.summaries.push(row);
+    }
     for (const passage of changes.passages ?? []) this.passages.set(passage.id, clone(passage));
     for (const id of changes.deletePassages ?? []) this.passages.delete(id);
     for (const doc of changes.documents ?? []) this.documents.set(doc.id, clone(doc));
     for (const turn of changes.turns ?? []) this.turns.set(turn.id, clone(turn));
     for (const step of changes.steps ?? []) this.steps.push(clone(step));
     return Promise.resolve({ messages: written });
+  }
+
+  /** The conversation exists afterwards; a message moves its `updatedAt` forward. */
+  private touch(id: ConversationId, agentId: AgentId, at: number, isMessage: boolean): void {
+    const found = this.conversations.get(id);
+    if (!found) {
+      this.conversations.set(id, {
+        id,
+        agentId,
+        title: 'Conversation',
+        createdAt: at,
+        updatedAt: at,
+      });
+    } else if (isMessage && at > found.updatedAt) {
+      found.updatedAt = at;
+    }
+  }
+
+  listConversations(agentId: AgentId): Promise<Conversation[]> {
+    const mine = [...this.conversations.values()].filter((c) => c.agentId === agentId);
+    return Promise.resolve(mine.sort((a, b) => b.updatedAt - a.updatedAt).map(clone));
+  }
+
+  getConversation(id: ConversationId): Promise<Conversation | undefined> {
+    const found = this.conversations.get(id);
+    return Promise.resolve(found ? clone(found) : undefined);
+  }
+
+  deleteConversation(id: ConversationId): Promise<DeletedConversation> {
+    const conversation = this.conversations.get(id);
+    if (!conversation)
+      return Promise.reject(new AppError('not_found', `No conversation with id "${id}".`));
+    const list = this.byAgent.get(conversation.agentId) ?? [];
+    const messages = list.filter((m) => conversationOf(m) === id);
+    const kept = list.filter((m) => conversationOf(m) !== id);
+    this.byAgent.set(conversation.agentId, kept);
+    for (const m of messages) this.messages.delete(m.id);
+    const summaries = this.summaries.filter((x) => conversationOf(x) === id);
+    const others = this.summaries.filter((x) => conversationOf(x) !== id);
+    this.summaries.splice(0, this.summaries.length, ...others);
+    this.conversations.delete(id);
+    return Promise.resolve({ conversation: clone(conversation), messages, summaries });
+  }
+
+  restoreConversation(deleted: DeletedConversation): Promise<void> {
+    const { conversation } = deleted;
+    if (
+      this.conversations.has(conversation.id) ||
+      deleted.messages.some((m) => this.messages.has(m.id))
+    )
+      return Promise.reject(
+        new AppError(
+          'invalid_argument',
+          `Conversation "${conversation.title}" already exists; nothing was restored.`,
+        ),
+      );
+    this.conversations.set(conversation.id, clone(conversation));
+    const list = [
+      ...(this.byAgent.get(conversation.agentId) ?? []),
+      ...deleted.messages.map(clone),
+    ];
+    list.sort((a, b) => a.seq - b.seq);
+    this.byAgent.set(conversation.agentId, list);
+    for (const m of list) this.messages.set(m.id, m);
+    this.summaries.push(...deleted.summaries.map(clone));
+    return Promise.resolve();
   }
 
   getAgent(id: AgentId): Promise<Agent | undefined> {
@@ -126,6 +208,7 @@ export class InMemoryStore implements MemoryStore {
 
   deleteAgent(id: AgentId): Promise<void> {
     this.agents.delete(id);
+    for (const [key, c] of this.conversations) if (c.agentId === id) this.conversations.delete(key);
     for (const [key, block] of this.blocks) if (block.agentId === id) this.blocks.delete(key);
     for (const message of this.byAgent.get(id) ?? []) this.messages.delete(message.id);
     this.byAgent.delete(id);
@@ -160,6 +243,7 @@ export class InMemoryStore implements MemoryStore {
   private select(agentId: AgentId, query: MessageQuery = {}): Message[] {
     let list = (this.byAgent.get(agentId) ?? []).filter(
       (m) =>
+        (query.conversationId === undefined || conversationOf(m) === query.conversationId) &&
         (query.fromSeq === undefined || m.seq >= query.fromSeq) &&
         (query.toSeq === undefined || m.seq <= query.toSeq) &&
         (query.inContext === undefined || m.inContext === query.inContext) &&
@@ -184,8 +268,12 @@ export class InMemoryStore implements MemoryStore {
     return Promise.resolve(this.byAgent.get(agentId)?.length ?? 0);
   }
 
-  latestSummary(agentId: AgentId): Promise<Summary | undefined> {
-    const mine = this.summaries.filter((s) => s.agentId === agentId);
+  latestSummary(agentId: AgentId, conversationId?: ConversationId): Promise<Summary | undefined> {
+    const mine = this.summaries.filter(
+      (s) =>
+        s.agentId === agentId &&
+        (conversationId === undefined || conversationOf(s) === conversationId),
+    );
     const latest = mine.reduce<Summary | undefined>(
       (best, s) => (best === undefined || s.version > best.version ? s : best),
       undefined,
@@ -193,8 +281,16 @@ export class InMemoryStore implements MemoryStore {
     return Promise.resolve(latest ? clone(latest) : undefined);
   }
 
-  listSummaries(agentId: AgentId): Promise<Summary[]> {
-    return Promise.resolve(this.summaries.filter((s) => s.agentId === agentId).map(clone));
+  listSummaries(agentId: AgentId, conversationId?: ConversationId): Promise<Summary[]> {
+    return Promise.resolve(
+      this.summaries
+        .filter(
+          (s) =>
+            s.agentId === agentId &&
+            (conversationId === undefined || conversationOf(s) === conversationId),
+        )
+        .map(clone),
+    );
   }
 
   getPassages(ids: PassageId[]): Promise<Passage[]> {

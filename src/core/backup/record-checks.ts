@@ -137,6 +137,7 @@ const toolCall = obj<ToolCall>({ name, arguments: record() });
 export const messageCheck: Check<Message> = obj<Message>({
   id,
   agentId: id,
+  conversationId: opt(id),
   seq: num({ min: 1, max: LIMITS.counter, integer: true }),
   role: oneOf('user', 'assistant', 'tool', 'system', 'event'),
   text,
@@ -154,6 +155,7 @@ export const messageCheck: Check<Message> = obj<Message>({
 export const summaryCheck: Check<Summary> = obj<Summary>({
   id,
   agentId: id,
+  conversationId: opt(id),
   version: counter,
   text,
   fromSeq: counter,

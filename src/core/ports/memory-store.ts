@@ -7,6 +7,8 @@ import type {
   Agent,
   AgentId,
   BlockVersion,
+  Conversation,
+  ConversationId,
   CoreBlock,
   DocumentId,
   DocumentMeta,
@@ -38,6 +40,8 @@ export interface BlockWrite {
  */
 export interface ChangeSet {
   agents?: Agent[];
+  /** Upserts by id (create, rename, touch `updatedAt`). */
+  conversations?: Conversation[];
   blocks?: BlockWrite[];
   messages?: NewMessage[];
   /** Moves messages in or out of the context window (eviction, reload). */
@@ -56,6 +60,8 @@ export interface Applied {
 }
 
 export interface MessageQuery {
+  /** Only this conversation's messages (its queue, its history); absent: all of the agent's. */
+  conversationId?: ConversationId;
   /** Inclusive seq bounds. */
   fromSeq?: number;
   toSeq?: number;
@@ -74,6 +80,16 @@ export interface PassageQuery {
   documentId?: DocumentId;
   offset?: number;
   limit?: number;
+}
+
+/**
+ * What {@link MemoryStore.deleteConversation} removed, row for row, so that an undo can put it
+ * back exactly as it was (ids and seqs kept).
+ */
+export interface DeletedConversation {
+  conversation: Conversation;
+  messages: Message[];
+  summaries: Summary[];
 }
 
 /** Row counts and approximate bytes of one tier. */
@@ -101,6 +117,17 @@ export interface MemoryStore {
   /** Deletes the agent and everything it owns, in one transaction. */
   deleteAgent(id: AgentId): Promise<void>;
 
+  /** The agent's conversations, most recently updated first. */
+  listConversations(agentId: AgentId): Promise<Conversation[]>;
+  getConversation(id: ConversationId): Promise<Conversation | undefined>;
+  /**
+   * Deletes a conversation with its messages and summaries in one transaction and returns them;
+   * core blocks and archival memory (the agent's) stay. Rejects with `not_found`.
+   */
+  deleteConversation(id: ConversationId): Promise<DeletedConversation>;
+  /** Puts a deleted conversation back (undo), rows as they were, in one transaction. */
+  restoreConversation(deleted: DeletedConversation): Promise<void>;
+
   listBlocks(agentId: AgentId): Promise<CoreBlock[]>;
   getBlock(agentId: AgentId, label: string): Promise<CoreBlock | undefined>;
   blockHistory(agentId: AgentId, label: string): Promise<BlockVersion[]>;
@@ -110,8 +137,9 @@ export interface MemoryStore {
   countMessages(agentId: AgentId, query?: MessageQuery): Promise<number>;
   lastSeq(agentId: AgentId): Promise<number>;
 
-  latestSummary(agentId: AgentId): Promise<Summary | undefined>;
-  listSummaries(agentId: AgentId): Promise<Summary[]>;
+  /** The newest summary of the conversation (of any of the agent's when none is named). */
+  latestSummary(agentId: AgentId, conversationId?: ConversationId): Promise<Summary | undefined>;
+  listSummaries(agentId: AgentId, conversationId?: ConversationId): Promise<Summary[]>;
 
   getPassages(ids: PassageId[]): Promise<Passage[]>;
   queryPassages(agentId: AgentId, query?: PassageQuery): Promise<Passage[]>;

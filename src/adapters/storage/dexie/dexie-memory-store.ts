@@ -4,6 +4,8 @@ import type {
   Agent,
   AgentId,
   BlockVersion,
+  Conversation,
+  ConversationId,
   CoreBlock,
   DocumentId,
   DocumentMeta,
@@ -16,9 +18,11 @@ import type {
   TurnId,
   TurnRecord,
 } from '../../../core/model';
+import { conversationOf } from '../../../core/model';
 import type {
   Applied,
   ChangeSet,
+  DeletedConversation,
   MemoryStore,
   MessageQuery,
   PassageQuery,
@@ -93,10 +97,26 @@ export class DexieMemoryStore implements MemoryStore, VectorStore {
     return toStorageError(error, what);
   }
 
+  /** Schema v2 and later: messages and summaries belong to conversations (ADR 0151). */
+  get hasConversations(): boolean {
+    return this.db.verno >= 2;
+  }
+
+  private requireConversations(): void {
+    if (!this.hasConversations)
+      throw new AppError('invalid_argument', 'This database has no conversations (schema v1).');
+  }
+
   async apply(changes: ChangeSet): Promise<Applied> {
     const db = this.db;
+    const v2 = this.hasConversations;
     const tables: Table[] = [];
     if (changes.agents?.length) tables.push(db.agents);
+    if (
+      v2 &&
+      (changes.conversations?.length || changes.messages?.length || changes.summaries?.length)
+    )
+      tables.push(db.conversations);
     if (changes.blocks?.length) tables.push(db.blocks, db.blockHistory);
     if (changes.messages?.length || changes.inContext?.ids.length) tables.push(db.messages);
     if (changes.summaries?.length) tables.push(db.summaries);
@@ -108,6 +128,8 @@ export class DexieMemoryStore implements MemoryStore, VectorStore {
 
     return this.write('save changes', tables, async () => {
       if (changes.agents?.length) await db.agents.bulkPut(changes.agents);
+      if (v2 && changes.conversations?.length)
+        await db.conversations.bulkPut(changes.conversations);
       if (changes.blocks?.length) {
         await db.blocks.bulkPut(changes.blocks.map((b) => b.block));
         await db.blockHistory.bulkPut(changes.blocks.map((b) => b.history));
@@ -118,7 +140,9 @@ export class DexieMemoryStore implements MemoryStore, VectorStore {
         for (const m of changes.messages) {
           let seq = next.get(m.agentId);
           if (seq === undefined) seq = (await this.lastSeqIn(m.agentId)) + 1;
-          written.push({ ...m, seq } as Message);
+          written.push(
+            (v2 ? { ...m, conversationId: conversationOf(m), seq } : { ...m, seq }) as Message,
+          );
           next.set(m.agentId, seq + 1);
         }
         // bulkAdd, not bulkPut: a duplicate id is a bug and must abort the whole change set.
@@ -131,7 +155,13 @@ export class DexieMemoryStore implements MemoryStore, VectorStore {
           .anyOf(changes.inContext.ids)
           .modify({ inContext, ctx: inContext ? 1 : 0 });
       }
-      if (changes.summaries?.length) await db.summaries.bulkPut(changes.summaries);
+      if (changes.summaries?.length)
+        await db.summaries.bulkPut(
+          v2
+            ? changes.summaries.map((x) => ({ ...x, conversationId: conversationOf(x) }))
+            : changes.summaries,
+        );
+      if (v2) await this.touchConversations(written, changes.summaries ?? []);
       if (changes.deletePassages?.length) await db.passages.bulkDelete(changes.deletePassages);
       if (changes.passages?.length) await db.passages.bulkPut(changes.passages);
       if (changes.documents?.length) await db.documents.bulkPut(changes.documents);
@@ -139,6 +169,102 @@ export class DexieMemoryStore implements MemoryStore, VectorStore {
       if (changes.steps?.length) await db.steps.bulkPut(changes.steps);
       return { messages: written };
     });
+  }
+
+  /**
+   * Inside a write: every conversation that new messages or summaries name exists afterwards
+   * (a message written without one lands in the agent's first conversation, which is created
+   * if missing), and its `updatedAt` is the time of its newest message.
+   */
+  private async touchConversations(messages: Message[], summaries: Summary[]): Promise<void> {
+    const latest = new Map<ConversationId, { agentId: AgentId; at: number }>();
+    for (const row of [...messages, ...summaries]) {
+      const id = conversationOf(row);
+      const seen = latest.get(id);
+      const at = 'seq' in row ? row.at : (seen?.at ?? row.at);
+      if (!seen || at > seen.at) latest.set(id, { agentId: row.agentId, at });
+    }
+    for (const [id, { agentId, at }] of latest) {
+      const found = await this.db.conversations.get(id);
+      if (!found) {
+        await this.db.conversations.put({
+          id,
+          agentId,
+          title: 'Conversation',
+          createdAt: at,
+          updatedAt: at,
+        });
+      } else if (found.agentId !== agentId) {
+        throw new AppError(
+          'invalid_argument',
+          `Conversation "${id}" belongs to another agent; nothing was saved.`,
+        );
+      } else if (messages.some((m) => conversationOf(m) === id) && at > found.updatedAt) {
+        await this.db.conversations.put({ ...found, updatedAt: at });
+      }
+    }
+  }
+
+  listConversations(agentId: AgentId): Promise<Conversation[]> {
+    return this.read('list conversations', async () => {
+      if (!this.hasConversations) return [];
+      return this.db.conversations
+        .where('[agentId+updatedAt]')
+        .between([agentId, Dexie.minKey], [agentId, Dexie.maxKey])
+        .reverse()
+        .toArray();
+    });
+  }
+
+  getConversation(id: ConversationId): Promise<Conversation | undefined> {
+    return this.read('read conversation', async () =>
+      this.hasConversations ? this.db.conversations.get(id) : undefined,
+    );
+  }
+
+  async deleteConversation(id: ConversationId): Promise<DeletedConversation> {
+    this.requireConversations();
+    const db = this.db;
+    return this.write(
+      'delete conversation',
+      [db.conversations, db.messages, db.summaries],
+      async () => {
+        const conversation = await db.conversations.get(id);
+        if (!conversation) throw new AppError('not_found', `No conversation with id "${id}".`);
+        const messages = await db.messages
+          .where('[conversationId+seq]')
+          .between([id, Dexie.minKey], [id, Dexie.maxKey])
+          .toArray();
+        const summaries = await db.summaries
+          .where('[conversationId+version]')
+          .between([id, Dexie.minKey], [id, Dexie.maxKey])
+          .toArray();
+        await db.messages.bulkDelete(messages.map((m) => m.id));
+        await db.summaries.bulkDelete(summaries.map((x) => x.id));
+        await db.conversations.delete(id);
+        return { conversation, messages: messages.map(fromRow), summaries };
+      },
+    );
+  }
+
+  async restoreConversation(deleted: DeletedConversation): Promise<void> {
+    this.requireConversations();
+    const db = this.db;
+    await this.write(
+      'restore conversation',
+      [db.conversations, db.messages, db.summaries],
+      async () => {
+        if (await db.conversations.get(deleted.conversation.id))
+          throw new AppError(
+            'invalid_argument',
+            `Conversation "${deleted.conversation.title}" already exists; nothing was restored.`,
+          );
+        await db.conversations.put(deleted.conversation);
+        // bulkAdd: a message id that exists again is a conflict and aborts the whole restore.
+        await db.messages.bulkAdd(deleted.messages.map(toRow));
+        await db.summaries.bulkAdd(deleted.summaries);
+      },
+    );
   }
 
   private async lastSeqIn(agentId: AgentId): Promise<number> {
@@ -169,6 +295,7 @@ export class DexieMemoryStore implements MemoryStore, VectorStore {
       db.turns,
       db.steps,
       db.vectors,
+      ...(this.hasConversations ? [db.conversations] : []),
     ];
     await this.write('delete agent', [db.agents, ...owned], async () => {
       await db.agents.delete(id);
@@ -209,7 +336,29 @@ export class DexieMemoryStore implements MemoryStore, VectorStore {
     const bySeq = q.fromSeq !== undefined || q.toSeq !== undefined;
     let from = q.from;
     let to = q.to;
-    if (q.inContext !== undefined) {
+    const conv = q.conversationId;
+    if (conv !== undefined && this.hasConversations) {
+      c =
+        q.inContext !== undefined
+          ? this.db.messages
+              .where('[conversationId+ctx+seq]')
+              .between([conv, q.inContext ? 1 : 0, lo], [conv, q.inContext ? 1 : 0, hi], true, true)
+          : this.db.messages
+              .where('[conversationId+seq]')
+              .between([conv, lo], [conv, hi], true, true);
+      // The conversation id names its agent; a row of another agent never matches.
+      c = c.filter((m) => m.agentId === agentId);
+    } else if (conv !== undefined) {
+      // Schema v1: every message is in the agent's one conversation.
+      c = this.db.messages
+        .where('[agentId+seq]')
+        .between([agentId, lo], [agentId, hi], true, true)
+        .filter((m) => conversationOf(m) === conv);
+      if (q.inContext !== undefined) {
+        const want = q.inContext;
+        c = c.filter((m) => m.inContext === want);
+      }
+    } else if (q.inContext !== undefined) {
       const ctx = q.inContext ? 1 : 0;
       c = this.db.messages
         .where('[agentId+ctx+seq]')
@@ -254,21 +403,39 @@ export class DexieMemoryStore implements MemoryStore, VectorStore {
     return this.read('read last seq', () => this.lastSeqIn(agentId));
   }
 
-  latestSummary(agentId: AgentId): Promise<Summary | undefined> {
-    return this.read('read summary', () =>
-      this.db.summaries
-        .where('[agentId+version]')
-        .between([agentId, Dexie.minKey], [agentId, Dexie.maxKey])
-        .last(),
-    );
+  private summaryCollection(
+    agentId: AgentId,
+    conversationId: ConversationId | undefined,
+  ): Collection<Summary, string> {
+    if (conversationId !== undefined && this.hasConversations) {
+      return this.db.summaries
+        .where('[conversationId+version]')
+        .between([conversationId, Dexie.minKey], [conversationId, Dexie.maxKey])
+        .filter((x) => x.agentId === agentId);
+    }
+    const all = this.db.summaries
+      .where('[agentId+version]')
+      .between([agentId, Dexie.minKey], [agentId, Dexie.maxKey]);
+    return conversationId === undefined
+      ? all
+      : all.filter((x) => conversationOf(x) === conversationId);
   }
 
-  listSummaries(agentId: AgentId): Promise<Summary[]> {
-    return this.read('list summaries', () =>
-      this.db.summaries
-        .where('[agentId+version]')
-        .between([agentId, Dexie.minKey], [agentId, Dexie.maxKey])
-        .toArray(),
+  latestSummary(agentId: AgentId, conversationId?: ConversationId): Promise<Summary | undefined> {
+    return this.read('read summary', async () => {
+      const list = await this.summaryCollection(agentId, conversationId).toArray();
+      return list.reduce<Summary | undefined>(
+        (best, x) => (best === undefined || x.version >= best.version ? x : best),
+        undefined,
+      );
+    });
+  }
+
+  listSummaries(agentId: AgentId, conversationId?: ConversationId): Promise<Summary[]> {
+    return this.read('list summaries', async () =>
+      (await this.summaryCollection(agentId, conversationId).toArray()).sort(
+        (a, b) => a.version - b.version,
+      ),
     );
   }
 

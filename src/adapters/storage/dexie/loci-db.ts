@@ -1,7 +1,8 @@
-import { Dexie, type Table } from 'dexie';
+import { Dexie, type Table, type Transaction } from 'dexie';
 import type {
   Agent,
   BlockVersion,
+  Conversation,
   CoreBlock,
   DocumentMeta,
   Message,
@@ -10,7 +11,9 @@ import type {
   StepRecord,
   Summary,
   TurnRecord,
+  AgentId,
 } from '../../../core/model';
+import { defaultConversationId } from '../../../core/model';
 import type { VectorKind } from '../../../core/ports/vector-index';
 
 /**
@@ -35,8 +38,18 @@ export interface VectorRow {
  * `upgrade` (see `schema.test.ts`, one migration test per version).
  *
  * v1: every tier of the model, with the indexes the store's queries use.
+ * v2: conversations (ADR 0151). A `conversations` table; messages and summaries carry a
+ * `conversationId` and gain the per-conversation indexes of the queue and the summary chain.
+ * The upgrade gives every agent one conversation and moves all its messages and summaries there
+ * (seqs unchanged).
  */
-export const SCHEMA_VERSIONS: ReadonlyArray<{ version: number; stores: Record<string, string> }> = [
+export interface SchemaVersion {
+  version: number;
+  stores: Record<string, string>;
+  upgrade?: (tx: Transaction) => Promise<void>;
+}
+
+export const SCHEMA_VERSIONS: readonly SchemaVersion[] = [
   {
     version: 1,
     stores: {
@@ -53,13 +66,77 @@ export const SCHEMA_VERSIONS: ReadonlyArray<{ version: number; stores: Record<st
       vectors: '++rowId, agentId, [agentId+modelId]',
     },
   },
+  {
+    version: 2,
+    stores: {
+      agents: 'id',
+      conversations: 'id, agentId, [agentId+updatedAt]',
+      blocks: '[agentId+label], agentId',
+      blockHistory: '[agentId+label+version], agentId',
+      messages:
+        'id, [agentId+seq], [agentId+ctx+seq], [agentId+at], [conversationId+seq], [conversationId+ctx+seq]',
+      summaries: 'id, [agentId+version], agentId, [conversationId+version]',
+      passages: 'id, [agentId+at], [agentId+source.type], source.documentId, agentId',
+      documents: 'id, agentId, [agentId+contentHash]',
+      turns: 'id, agentId, [agentId+status]',
+      steps: '[turnId+step], agentId',
+      settings: 'key',
+      vectors: '++rowId, agentId, [agentId+modelId]',
+    },
+    upgrade: upgradeToConversations,
+  },
 ];
+
+/** The title of the conversation the v2 upgrade makes for an agent's v1 messages. */
+export const FIRST_CONVERSATION_TITLE = 'First conversation';
+
+/**
+ * v1 → v2: one conversation per agent (and per agent id that only messages or summaries name),
+ * holding all of its messages and summaries. Rows keep their ids, seqs and every other field.
+ */
+async function upgradeToConversations(tx: Transaction): Promise<void> {
+  const spans = new Map<AgentId, { first: number; last: number }>();
+  const seen = (agentId: AgentId, at: number): void => {
+    const span = spans.get(agentId);
+    if (!span) spans.set(agentId, { first: at, last: at });
+    else {
+      if (at < span.first) span.first = at;
+      if (at > span.last) span.last = at;
+    }
+  };
+  await tx
+    .table('messages')
+    .toCollection()
+    .modify((m: MessageRow) => {
+      if (m.conversationId === undefined) m.conversationId = defaultConversationId(m.agentId);
+      seen(m.agentId, m.at);
+    });
+  await tx
+    .table('summaries')
+    .toCollection()
+    .modify((s: Summary) => {
+      if (s.conversationId === undefined) s.conversationId = defaultConversationId(s.agentId);
+      seen(s.agentId, s.at);
+    });
+  const agents = (await tx.table('agents').toArray()) as Agent[];
+  for (const a of agents) seen(a.id, a.createdAt);
+  const rows: Conversation[] = [...spans].map(([agentId, span]) => ({
+    id: defaultConversationId(agentId),
+    agentId,
+    title: FIRST_CONVERSATION_TITLE,
+    createdAt: span.first,
+    updatedAt: span.last,
+  }));
+  await tx.table('conversations').bulkPut(rows);
+}
 
 export const CURRENT_SCHEMA_VERSION = SCHEMA_VERSIONS[SCHEMA_VERSIONS.length - 1]!.version;
 
 /** The IndexedDB database of Loci, typed. */
 export class LociDb extends Dexie {
   agents!: Table<Agent, string>;
+  /** Schema v2 and later. */
+  conversations!: Table<Conversation, string>;
   blocks!: Table<CoreBlock, [string, string]>;
   blockHistory!: Table<BlockVersion, [string, string, number]>;
   messages!: Table<MessageRow, string>;
@@ -79,7 +156,9 @@ export class LociDb extends Dexie {
   constructor(name: string, upTo: number = CURRENT_SCHEMA_VERSION) {
     super(name);
     for (const v of SCHEMA_VERSIONS) {
-      if (v.version <= upTo) this.version(v.version).stores(v.stores);
+      if (v.version > upTo) continue;
+      const declared = this.version(v.version).stores(v.stores);
+      if (v.upgrade) declared.upgrade(v.upgrade);
     }
     // Dexie's default closes and reopens on the next call — and a reopen of a newer database
     // succeeds (Dexie retries without a version), so this tab would write rows of its old shape
