@@ -37,8 +37,10 @@ export class InMemoryStore implements MemoryStore {
   readonly blocks = new Map<string, CoreBlock>();
   readonly history: BlockVersion[] = [];
   readonly messages = new Map<MessageId, Message>();
-  /** Messages per agent in seq order (seqs are dense from 1). */
+  /** Messages per agent in seq order (seqs rise; deletes leave gaps). */
   private readonly byAgent = new Map<AgentId, Message[]>();
+  /** The highest seq each agent has ever been given: deleted seqs are never reused. */
+  private readonly seqMark = new Map<AgentId, number>();
   readonly summaries: Summary[] = [];
   readonly passages = new Map<PassageId, Passage>();
   readonly documents = new Map<DocumentId, DocumentMeta>();
@@ -63,6 +65,8 @@ export class InMemoryStore implements MemoryStore {
     for (const [agentId, list] of this.byAgent) {
       const mine = list.map((m) => ({ ...m }));
       copy.byAgent.set(agentId, mine);
+      const mark = this.seqMark.get(agentId);
+      if (mark !== undefined) copy.seqMark.set(agentId, mark);
       for (const m of mine) copy.messages.set(m.id, m);
     }
     copy.summaries.push(...this.summaries);
@@ -94,7 +98,9 @@ export class InMemoryStore implements MemoryStore {
     const written: Message[] = [];
     for (const draft of changes.messages ?? []) {
       const list = this.byAgent.get(draft.agentId) ?? [];
-      const message: Message = { ...clone(draft), seq: list.length + 1 };
+      const seq = this.lastSeqOf(draft.agentId) + 1;
+      this.seqMark.set(draft.agentId, seq);
+      const message: Message = { ...clone(draft), seq };
       list.push(message);
       this.byAgent.set(draft.agentId, list);
       this.messages.set(message.id, message);
@@ -180,8 +186,57 @@ export class InMemoryStore implements MemoryStore {
     return Promise.resolve(this.select(agentId, { ...query, offset: 0, limit: undefined }).length);
   }
 
+  private lastSeqOf(agentId: AgentId): number {
+    const list = this.byAgent.get(agentId) ?? [];
+    return Math.max(list.at(-1)?.seq ?? 0, this.seqMark.get(agentId) ?? 0);
+  }
+
   lastSeq(agentId: AgentId): Promise<number> {
-    return Promise.resolve(this.byAgent.get(agentId)?.length ?? 0);
+    return Promise.resolve(this.lastSeqOf(agentId));
+  }
+
+  deleteMessages(ids: MessageId[]): Promise<Message[]> {
+    const removed = ids
+      .flatMap((id) => {
+        const message = this.messages.get(id);
+        return message ? [message] : [];
+      })
+      .sort((a, b) => a.seq - b.seq);
+    for (const message of removed) {
+      this.seqMark.set(message.agentId, this.lastSeqOf(message.agentId));
+      this.messages.delete(message.id);
+      const list = this.byAgent.get(message.agentId) ?? [];
+      this.byAgent.set(
+        message.agentId,
+        list.filter((m) => m.id !== message.id),
+      );
+    }
+    return Promise.resolve(removed.map(clone));
+  }
+
+  restoreMessages(messages: Message[]): Promise<void> {
+    for (const message of messages) {
+      const taken =
+        this.messages.has(message.id) ||
+        (this.byAgent.get(message.agentId) ?? []).some((m) => m.seq === message.seq);
+      if (taken)
+        return Promise.reject(
+          new AppError(
+            'invalid_argument',
+            `Message ${message.id} cannot be restored: it is already there.`,
+          ),
+        );
+    }
+    for (const message of messages) {
+      const copy = clone(message);
+      const list = [...(this.byAgent.get(message.agentId) ?? []), copy].sort(
+        (a, b) => a.seq - b.seq,
+      );
+      this.byAgent.set(message.agentId, list);
+      this.messages.set(copy.id, copy);
+      this.seqMark.set(message.agentId, Math.max(this.lastSeqOf(message.agentId), copy.seq));
+    }
+    return Promise.resolve();
   }
 
   latestSummary(agentId: AgentId): Promise<Summary | undefined> {
