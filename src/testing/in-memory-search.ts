@@ -100,6 +100,11 @@ export class InMemorySearch implements MemorySearch {
     return Promise.resolve();
   }
 
+  removeMessages(_agentId: AgentId, ids: string[]): Promise<void> {
+    for (const id of ids) this.messages.delete(id);
+    return Promise.resolve();
+  }
+
   async loadAgent(agentId: AgentId): Promise<void> {
     if (!this.store) return;
     await this.indexMessages(await this.store.queryMessages(agentId));

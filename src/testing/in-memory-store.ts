@@ -42,8 +42,10 @@ export class InMemoryStore implements MemoryStore {
   readonly blocks = new Map<string, CoreBlock>();
   readonly history: BlockVersion[] = [];
   readonly messages = new Map<MessageId, Message>();
-  /** Messages per agent in seq order (seqs are dense from 1). */
+  /** Messages per agent in seq order (seqs rise; deletes leave gaps). */
   private readonly byAgent = new Map<AgentId, Message[]>();
+  /** The highest seq each agent has ever been given: deleted seqs are never reused. */
+  private readonly seqMark = new Map<AgentId, number>();
   readonly summaries: Summary[] = [];
   readonly passages = new Map<PassageId, Passage>();
   readonly documents = new Map<DocumentId, DocumentMeta>();
@@ -69,6 +71,8 @@ export class InMemoryStore implements MemoryStore {
     for (const [agentId, list] of this.byAgent) {
       const mine = list.map((m) => ({ ...m }));
       copy.byAgent.set(agentId, mine);
+      const mark = this.seqMark.get(agentId);
+      if (mark !== undefined) copy.seqMark.set(agentId, mark);
       for (const m of mine) copy.messages.set(m.id, m);
     }
     copy.summaries.push(...this.summaries);
@@ -101,10 +105,12 @@ export class InMemoryStore implements MemoryStore {
     const written: Message[] = [];
     for (const draft of changes.messages ?? []) {
       const list = this.byAgent.get(draft.agentId) ?? [];
+      const seq = this.lastSeqOf(draft.agentId) + 1;
+      this.seqMark.set(draft.agentId, seq);
       const message: Message = {
         ...clone(draft),
         conversationId: conversationOf(draft),
-        seq: list.length + 1,
+        seq,
       };
       this.touch(message.conversationId!, message.agentId, message.at, true);
       list.push(message);
@@ -164,6 +170,8 @@ export class InMemoryStore implements MemoryStore {
     const list = this.byAgent.get(conversation.agentId) ?? [];
     const messages = list.filter((m) => conversationOf(m) === id);
     const kept = list.filter((m) => conversationOf(m) !== id);
+    // A deleted seq is never handed out again (S24), so an undo keeps its place.
+    this.seqMark.set(conversation.agentId, this.lastSeqOf(conversation.agentId));
     this.byAgent.set(conversation.agentId, kept);
     for (const m of messages) this.messages.delete(m.id);
     const summaries = this.summaries.filter((x) => conversationOf(x) === id);
@@ -264,8 +272,57 @@ export class InMemoryStore implements MemoryStore {
     return Promise.resolve(this.select(agentId, { ...query, offset: 0, limit: undefined }).length);
   }
 
+  private lastSeqOf(agentId: AgentId): number {
+    const list = this.byAgent.get(agentId) ?? [];
+    return Math.max(list.at(-1)?.seq ?? 0, this.seqMark.get(agentId) ?? 0);
+  }
+
   lastSeq(agentId: AgentId): Promise<number> {
-    return Promise.resolve(this.byAgent.get(agentId)?.length ?? 0);
+    return Promise.resolve(this.lastSeqOf(agentId));
+  }
+
+  deleteMessages(ids: MessageId[]): Promise<Message[]> {
+    const removed = ids
+      .flatMap((id) => {
+        const message = this.messages.get(id);
+        return message ? [message] : [];
+      })
+      .sort((a, b) => a.seq - b.seq);
+    for (const message of removed) {
+      this.seqMark.set(message.agentId, this.lastSeqOf(message.agentId));
+      this.messages.delete(message.id);
+      const list = this.byAgent.get(message.agentId) ?? [];
+      this.byAgent.set(
+        message.agentId,
+        list.filter((m) => m.id !== message.id),
+      );
+    }
+    return Promise.resolve(removed.map(clone));
+  }
+
+  restoreMessages(messages: Message[]): Promise<void> {
+    for (const message of messages) {
+      const taken =
+        this.messages.has(message.id) ||
+        (this.byAgent.get(message.agentId) ?? []).some((m) => m.seq === message.seq);
+      if (taken)
+        return Promise.reject(
+          new AppError(
+            'invalid_argument',
+            `Message ${message.id} cannot be restored: it is already there.`,
+          ),
+        );
+    }
+    for (const message of messages) {
+      const copy = clone(message);
+      const list = [...(this.byAgent.get(message.agentId) ?? []), copy].sort(
+        (a, b) => a.seq - b.seq,
+      );
+      this.byAgent.set(message.agentId, list);
+      this.messages.set(copy.id, copy);
+      this.seqMark.set(message.agentId, Math.max(this.lastSeqOf(message.agentId), copy.seq));
+    }
+    return Promise.resolve();
   }
 
   latestSummary(agentId: AgentId, conversationId?: ConversationId): Promise<Summary | undefined> {

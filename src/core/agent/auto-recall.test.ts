@@ -64,6 +64,7 @@ function rankedSearch(rankings: Record<string, string[]>): MemorySearch & { aske
     indexMessages: () => Promise.resolve(),
     indexPassages: () => Promise.resolve(),
     removePassages: () => Promise.resolve(),
+    removeMessages: () => Promise.resolve(),
     loadAgent: () => Promise.resolve(),
   };
 }

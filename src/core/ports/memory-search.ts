@@ -57,6 +57,8 @@ export interface MemorySearch {
   indexMessages(messages: Message[]): Promise<void>;
   indexPassages(passages: Passage[]): Promise<void>;
   removePassages(agentId: AgentId, ids: string[]): Promise<void>;
+  /** Drops deleted messages from the lexical and vector indexes (ADR 0143). */
+  removeMessages(agentId: AgentId, ids: string[]): Promise<void>;
   /** Loads an agent's indexes from the store (on open / agent switch). */
   loadAgent(agentId: AgentId): Promise<void>;
 }

@@ -136,6 +136,18 @@ export interface MemoryStore {
   queryMessages(agentId: AgentId, query?: MessageQuery): Promise<Message[]>;
   countMessages(agentId: AgentId, query?: MessageQuery): Promise<number>;
   lastSeq(agentId: AgentId): Promise<number>;
+  /**
+   * Deletes these messages (of one agent) in one transaction and resolves with the removed rows,
+   * whole, in seq order: hand them to {@link restoreMessages} to undo. Unknown ids are ignored.
+   * A deleted seq is never handed out again (the store keeps a high-water mark), so a restore
+   * cannot collide with a message written after the delete (S22, ADR 0143).
+   */
+  deleteMessages(ids: MessageId[]): Promise<Message[]>;
+  /**
+   * Puts messages removed by {@link deleteMessages} back with their own ids and seqs, in one
+   * transaction. A message whose id or seq is taken aborts the whole restore (`invalid_argument`).
+   */
+  restoreMessages(messages: Message[]): Promise<void>;
 
   /** The newest summary of the conversation (of any of the agent's when none is named). */
   latestSummary(agentId: AgentId, conversationId?: ConversationId): Promise<Summary | undefined>;

@@ -387,6 +387,17 @@ export function createMemorySearch(deps: MemorySearchDeps): LociMemorySearch {
       for (const id of ids) meta.delete(id);
       await deps.vectors?.remove(ids);
     },
+    async removeMessages(agentId, ids) {
+      // Persisted vectors of deleted messages stay in their batch; `load` skips ids it has no
+      // message for, and a restore brings the message (and so its vector) back.
+      if (agentId !== active) return;
+      lexical.remove(ids);
+      for (const id of ids) {
+        meta.delete(id);
+        pendingMessages.delete(id);
+      }
+      await deps.vectors?.remove(ids);
+    },
     loadAgent,
   };
 }

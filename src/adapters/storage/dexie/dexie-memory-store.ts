@@ -53,6 +53,9 @@ const TIERS: readonly TierName[] = [
   'steps',
 ];
 
+/** The settings key of an agent's seq high-water mark (deleted seqs are never reused). */
+const seqMarkKey = (agentId: AgentId): string => `seqMark:${agentId}`;
+
 function toRow(m: Message): MessageRow {
   return { ...m, ctx: m.inContext ? 1 : 0 };
 }
@@ -119,6 +122,8 @@ export class DexieMemoryStore implements MemoryStore, VectorStore {
       tables.push(db.conversations);
     if (changes.blocks?.length) tables.push(db.blocks, db.blockHistory);
     if (changes.messages?.length || changes.inContext?.ids.length) tables.push(db.messages);
+    // New messages read the seq high-water mark (see deleteMessages).
+    if (changes.messages?.length) tables.push(db.settings);
     if (changes.summaries?.length) tables.push(db.summaries);
     if (changes.passages?.length || changes.deletePassages?.length) tables.push(db.passages);
     if (changes.documents?.length) tables.push(db.documents);
@@ -227,10 +232,13 @@ export class DexieMemoryStore implements MemoryStore, VectorStore {
     const db = this.db;
     return this.write(
       'delete conversation',
-      [db.conversations, db.messages, db.summaries],
+      [db.conversations, db.messages, db.summaries, db.settings],
       async () => {
         const conversation = await db.conversations.get(id);
         if (!conversation) throw new AppError('not_found', `No conversation with id "${id}".`);
+        // A deleted seq is never handed out again (S24), so an undo keeps its place.
+        const agentId = conversation.agentId;
+        await db.settings.put({ key: seqMarkKey(agentId), value: await this.lastSeqIn(agentId) });
         const messages = await db.messages
           .where('[conversationId+seq]')
           .between([id, Dexie.minKey], [id, Dexie.maxKey])
@@ -272,7 +280,39 @@ export class DexieMemoryStore implements MemoryStore, VectorStore {
       .where('[agentId+seq]')
       .between([agentId, Dexie.minKey], [agentId, Dexie.maxKey])
       .last();
-    return last?.seq ?? 0;
+    const mark = (await this.db.settings.get(seqMarkKey(agentId)))?.value;
+    return Math.max(last?.seq ?? 0, typeof mark === 'number' ? mark : 0);
+  }
+
+  async deleteMessages(ids: MessageId[]): Promise<Message[]> {
+    const db = this.db;
+    if (ids.length === 0) return [];
+    return this.write('delete messages', [db.messages, db.settings], async () => {
+      const rows = (await db.messages.bulkGet(ids)).filter((r): r is MessageRow => r !== undefined);
+      const removed = rows.map(fromRow).sort((a, b) => a.seq - b.seq);
+      // Remember each agent's highest seq before the rows go, so a later write never reuses one.
+      for (const agentId of new Set(removed.map((m) => m.agentId))) {
+        await db.settings.put({ key: seqMarkKey(agentId), value: await this.lastSeqIn(agentId) });
+      }
+      await db.messages.bulkDelete(removed.map((m) => m.id));
+      return removed;
+    });
+  }
+
+  async restoreMessages(messages: Message[]): Promise<void> {
+    const db = this.db;
+    if (messages.length === 0) return;
+    await this.write('restore messages', [db.messages], async () => {
+      for (const m of messages) {
+        const taken = await db.messages.where('[agentId+seq]').equals([m.agentId, m.seq]).count();
+        if (taken > 0 || (await db.messages.get(m.id)))
+          throw new AppError(
+            'invalid_argument',
+            `Message ${m.id} cannot be restored: it is already there.`,
+          );
+      }
+      await db.messages.bulkAdd(messages.map(toRow));
+    });
   }
 
   getAgent(id: AgentId): Promise<Agent | undefined> {
@@ -400,7 +440,9 @@ export class DexieMemoryStore implements MemoryStore, VectorStore {
   }
 
   lastSeq(agentId: AgentId): Promise<number> {
-    return this.read('read last seq', () => this.lastSeqIn(agentId));
+    return this.read('read last seq', () =>
+      this.db.transaction('r', [this.db.messages, this.db.settings], () => this.lastSeqIn(agentId)),
+    );
   }
 
   private summaryCollection(
