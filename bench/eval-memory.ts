@@ -1,6 +1,7 @@
 /**
  * `npm run eval:memory -- --data <file> [--out <result.json>] [--budgets 1500,3000]
- * [--k 5,10,25] [--embedder <local model dir> | --no-embedder] [--path live|side|both]`
+ * [--k 5,10,25] [--embedder <local model dir> | --no-embedder] [--path live|side|both]
+ * [--strategies memgpt,forgetting]`
  *
  * Scores Loci's memory on a LoCoMo-format file without an LLM (docs/spec/eval.md): evidence
  * recall of `conversation_search` in each search mode, whether each context strategy's prompt
@@ -19,6 +20,7 @@ import {
 } from '../src/core/eval/evaluate-conversation';
 import { costKey, evaluateLive, type CostRecord } from '../src/core/eval/evaluate-live';
 import { summarizeCost } from '../src/core/eval/turn-cost/turn-cost-meter';
+import type { StrategyName } from '../src/core/model';
 import type { Tokenizer } from '../src/core/ports/tokenizer';
 import { parseLocomo } from '../src/core/eval/parse-locomo';
 import { EVAL_STRATEGIES } from '../src/core/eval/question-context';
@@ -50,6 +52,8 @@ export interface EvalArgs {
   embedder: string | null;
   quiet: boolean;
   path: EvalPath;
+  /** Context strategies to replay (default: all of them); fewer is faster. */
+  strategies: readonly StrategyName[];
 }
 
 /** `live`: through the turn loop (default); `side`: the direct replay; `both`: the two. */
@@ -72,6 +76,7 @@ export function parseEvalArgs(argv: readonly string[]): EvalArgs {
     embedder: FIXTURE_MODEL_DIR,
     quiet: false,
     path: 'live',
+    strategies: EVAL_STRATEGIES,
   };
   for (let i = 0; i < argv.length; i += 1) {
     const flag = argv[i];
@@ -107,6 +112,17 @@ export function parseEvalArgs(argv: readonly string[]): EvalArgs {
         args.path = value;
         i += 1;
         break;
+      case '--strategies': {
+        const names = (value ?? '').split(',').map((n) => n.trim());
+        const unknown = names.filter((n) => !EVAL_STRATEGIES.includes(n as StrategyName));
+        if (names.length === 0 || unknown.length > 0)
+          throw new Error(
+            `--strategies takes names from ${EVAL_STRATEGIES.join(', ')}, separated by commas (not: ${unknown.join(', ')}).`,
+          );
+        args.strategies = names as StrategyName[];
+        i += 1;
+        break;
+      }
       case '--quiet':
         args.quiet = true;
         break;
@@ -114,7 +130,7 @@ export function parseEvalArgs(argv: readonly string[]): EvalArgs {
         break;
       default:
         throw new Error(
-          `Unknown option ${flag}. Usage: eval:memory -- --data <file> [--out <json>] [--budgets 1500,3000] [--k 5,10,25] [--embedder <dir> | --no-embedder] [--path live|side|both]`,
+          `Unknown option ${flag}. Usage: eval:memory -- --data <file> [--out <json>] [--budgets 1500,3000] [--k 5,10,25] [--embedder <dir> | --no-embedder] [--path live|side|both] [--strategies memgpt,...]`,
         );
     }
   }
@@ -239,7 +255,7 @@ export async function runMemoryEval(
   const embedder: Embedder | null = args.embedder ? await loadLocalEmbedder(args.embedder) : null;
   // Without an embedder vector mode scores 0 (empty pages) and hybrid is the lexical ranking.
   const modes: SearchMode[] = ['lexical', 'vector', 'hybrid'];
-  const plan: EvalPlan = { modes, ks: args.ks, strategies: EVAL_STRATEGIES, budgets: args.budgets };
+  const plan: EvalPlan = { modes, ks: args.ks, strategies: args.strategies, budgets: args.budgets };
   const ctx: EvalContext = { args, dataset, tokenizer, embedder, plan, log };
   const side = args.path === 'live' ? null : await runSidePath(ctx);
   const live = args.path === 'side' ? null : await runLivePath(ctx);

@@ -83,6 +83,26 @@ describe('eval:memory on a tiny LoCoMo-format file (fixture embedder, real adapt
     expect(result.context.window!['900_all']).toBe(1);
   });
 
+  it('V33: --strategies replays only the named strategies; an unknown name is refused', async () => {
+    const { result } = await runMemoryEval(
+      parseEvalArgs([
+        '--data',
+        tiny,
+        '--budgets',
+        '900',
+        '--k',
+        '5',
+        '--strategies',
+        'window',
+        '--quiet',
+      ]),
+    );
+    expect(Object.keys(result.context)).toEqual(['window']);
+    expect(Object.keys(result.cost ?? {})).toEqual(['window']);
+    expect(result.retrieval.lexical!['recall@5']).toBe(1);
+    expect(() => parseEvalArgs(['--data', tiny, '--strategies', 'memgpt,lru'])).toThrow(/not: lru/);
+  });
+
   it('V11: bad arguments are refused with the usage', () => {
     expect(() => parseEvalArgs([])).toThrow(/--data/);
     expect(() => parseEvalArgs(['--data', tiny, '--k', 'ten'])).toThrow(/positive integers/);

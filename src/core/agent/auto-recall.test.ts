@@ -3,7 +3,7 @@ import { createAgentFixture, memoriesText, reply } from '../../testing/agent-fix
 import type { CompletionRequest } from '../ports/llm-engine';
 import type { Message } from '../model';
 import type { MemorySearch, SearchHit, SearchQuery } from '../ports/memory-search';
-import { autoRecall } from './auto-recall';
+import { autoRecall, namedAuthors } from './auto-recall';
 import { createAgentRecord } from './create-agent-record';
 import { runTurn } from './run-turn';
 import type { TurnEvent } from './turn-events';
@@ -38,7 +38,10 @@ async function seeded(autoRecall: boolean) {
 }
 
 /** A search that answers each query text with a fixed ranking of recall messages. */
-function rankedSearch(rankings: Record<string, string[]>): MemorySearch & { asked: string[] } {
+function rankedSearch(
+  rankings: Record<string, string[]>,
+  authors: Record<string, string> = {},
+): MemorySearch & { asked: string[] } {
   const asked: string[] = [];
   const hit = (id: string): SearchHit => {
     const message: Message = {
@@ -46,6 +49,7 @@ function rankedSearch(rankings: Record<string, string[]>): MemorySearch & { aske
       agentId: 'a',
       seq: 1,
       role: 'user',
+      ...(authors[id] ? { author: authors[id] } : {}),
       text: `memory ${id}`,
       at: 0,
       inContext: false,
@@ -105,6 +109,28 @@ describe('automatic recall', () => {
     const alone = rankedSearch({ [question]: ['family'] });
     await autoRecall({ agent, search: alone, query: question, queue: [] });
     expect(alone.asked).toEqual([question]);
+  });
+
+  it('A21: a memory by the one participant the trigger names moves up; naming both lifts no one (ADR 0095)', async () => {
+    const { agent } = createAgentRecord({ id: 'a', name: 'Loci', now: 0 });
+    // Nineteen turns by Caroline, then one by Melanie at rank 20.
+    const ids = [...Array.from({ length: 19 }, (_, i) => `c${i + 1}`), 'mel'];
+    const byAuthor: Record<string, string> = Object.fromEntries(
+      ids.map((id) => [id, id === 'mel' ? 'Melanie' : 'Caroline']),
+    );
+    const asked = 'What did Melanie paint?';
+    const search = rankedSearch({ [asked]: ids }, byAuthor);
+    const memories = await autoRecall({ agent, search, query: asked, queue: [] });
+    // Coverage alone (× 1.15 for the name) would leave it below c1; with A21 (× 1.6) it leads.
+    expect(memories.map((m) => m.id).slice(0, 2)).toEqual(['mel', 'c1']);
+    const both = 'What did Caroline and Melanie paint?';
+    const even = rankedSearch({ [both]: ids }, byAuthor);
+    const unchanged = await autoRecall({ agent, search: even, query: both, queue: [] });
+    expect(unchanged.map((m) => m.id)).toEqual(ids);
+    // Whole words only: "Carolines" or "Mel" name no one.
+    const messages = ['Caroline', 'Melanie'].map((author) => ({ author }) as Message);
+    expect([...namedAuthors('Ask Carolines friend Mel', messages)]).toEqual([]);
+    expect([...namedAuthors("Is caroline's art new?", messages)]).toEqual(['caroline']);
   });
 
   it('A11: the trigger (plus the last reply) is the query; archival hits land in the memories section', async () => {

@@ -36,6 +36,28 @@ export const RECALL_CONTEXT_WEIGHT = 0.5;
  */
 export const RECALL_COVERAGE_WEIGHT = 0.15;
 
+/**
+ * How much a memory written by the one participant the trigger names moves up: its score is
+ * multiplied by 1 + this weight (A21, ADR 0095). "What did Melanie paint?" is most often
+ * answered by something Melanie said.
+ */
+export const RECALL_AUTHOR_WEIGHT = 0.6;
+
+/**
+ * The authors (lower-cased) of `messages` that `query` names as a whole word — none when it
+ * names every author or no one, since naming everyone singles nobody out (A21).
+ */
+export function namedAuthors(
+  query: string,
+  messages: readonly (Message | undefined)[],
+): ReadonlySet<string> {
+  const authors = new Set<string>();
+  for (const m of messages) if (m?.author) authors.add(m.author.toLowerCase());
+  const words = new Set(query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
+  const named = new Set([...authors].filter((a) => words.has(a)));
+  return named.size === authors.size ? new Set() : named;
+}
+
 export interface AutoRecallInput {
   agent: Agent;
   search: MemorySearch;
@@ -96,11 +118,14 @@ export async function autoRecall(input: AutoRecallInput): Promise<ContextMemory[
       ? own.hits
       : fuseHits(own.hits, (await ask(withContext)).hits).slice(0, RECALL_CANDIDATES);
   // A memory that holds more of what was asked moves up a little (ADR 0094).
+  const askedAbout = namedAuthors(input.query, [...input.queue, ...fused.map((h) => h.message)]);
   const covers = queryCoverage(input.query);
   const lift = new Map(
     fused.map((h, i) => [
       h.id,
-      (1 + RECALL_COVERAGE_WEIGHT * covers(h.text, h.message?.author)) / (RRF_K + i + 1),
+      ((1 + RECALL_COVERAGE_WEIGHT * covers(h.text, h.message?.author)) *
+        (askedAbout.has(h.message?.author?.toLowerCase() ?? '') ? 1 + RECALL_AUTHOR_WEIGHT : 1)) /
+        (RRF_K + i + 1),
     ]),
   );
   const hits = [...fused].sort((a, b) => (lift.get(b.id) ?? 0) - (lift.get(a.id) ?? 0));
