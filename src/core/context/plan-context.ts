@@ -14,6 +14,7 @@ import {
   renderMessage,
   renderSummarySection,
   renderToolsSection,
+  renderWithMemories,
 } from '../prompts/render-context';
 import { systemInstructions } from '../prompts/system-instructions';
 import type { ChatTurn } from '../ports/llm-engine';
@@ -22,6 +23,7 @@ import { err, ok, type Result } from '../result';
 import type { ToolSpec } from '../tools/tool';
 import type { EpochMs, Tokens } from '../units';
 import { evictablePrefix } from './evictable-prefix';
+import { keptMemoriesOf, type KeptMemoriesState } from './kept-memories';
 import { pieceCounter } from './piece-counter';
 import { pinnedMessage } from './pinned-message';
 import type { ContextMemory, ContextStrategy } from './strategy';
@@ -88,6 +90,8 @@ export interface ContextPlan {
   demand: Tokens;
   prompt: ChatTurn[];
   strategyState?: unknown;
+  /** Set when kept memories no longer fitted and were dropped this step (C17). */
+  memoryFlush?: true;
   /** Present when the counts come from an estimator, not the model's tokenizer (E73). */
   countsEstimated?: true;
 }
@@ -192,12 +196,68 @@ export async function planContext(input: PlanInput): Promise<Result<ContextPlan,
     });
   }
 
+  // memgpt keeps each turn's memories merged into the message they were recalled for until that
+  // message leaves the queue (C17, ADR 0102): a turn adds one message, so the previous request
+  // stays a prefix. Only lines not already visible are added; when the kept lines no longer fit
+  // beside the queue, they go (a memory flush) and this turn gets the plain selection.
+  const keep =
+    input.strategy.name === 'memgpt' && pinned !== undefined && messages.includes(pinned);
+  const attached = new Map<MessageId, ContextMemory[]>();
+  let memoryFlush = false;
+  if (keep && pinned && turnOf(pinned).role === 'user') {
+    const prior = keptMemoriesOf(input.strategyState);
+    for (const m of messages) {
+      const lines = prior[m.id];
+      if (m !== pinned && lines && lines.length > 0) attached.set(m.id, lines);
+    }
+    const own = prior[pinned.id];
+    if (own !== undefined) attached.set(pinned.id, own);
+    else {
+      const visible = new Set([...attached.values()].flat().map((m) => m.text));
+      attached.set(
+        pinned.id,
+        memories.filter((m) => !visible.has(m.text)),
+      );
+    }
+    if (attachedTotal(attached) > window) {
+      memoryFlush = attached.size > 1 || own !== undefined;
+      attached.clear();
+      attached.set(pinned.id, memories);
+    }
+  }
+  function attachedTurn(m: Message): ChatTurn {
+    const lines = attached.get(m.id);
+    return lines && lines.length > 0 ? renderWithMemories(turnOf(m), lines) : turnOf(m);
+  }
+  function attachedTotal(map: Map<MessageId, ContextMemory[]>): Tokens {
+    let sum = systemTurn + generation + reserve;
+    for (const m of messages) {
+      const lines = map.get(m.id);
+      if (lines && lines.length > 0) {
+        const turn = renderWithMemories(turnOf(m), lines);
+        sum += tokenizer.countMessage(turn.role, turn.content);
+      } else sum += countMessage(m);
+    }
+    return sum;
+  }
+  let keptMemoryTokens = 0;
+  if (keep && attached.size > 0) {
+    for (const m of messages) {
+      if (!attached.get(m.id)?.length) continue;
+      const turn = attachedTurn(m);
+      keptMemoryTokens += tokenizer.countMessage(turn.role, turn.content) - countMessage(m);
+    }
+  }
+  const merged = keep && attached.size > 0;
+  const turnMemories = merged && pinned ? (attached.get(pinned.id) ?? []) : memories;
+
   const sections: Record<SectionName, Tokens> = {
     tools: tokenizer.count(toolsText),
     core: tokenizer.count(coreText),
     summary: summaryText === '' ? 0 : tokenizer.count(summaryText),
-    // The whole memories turn, its template tokens included.
-    memories: measured.memoriesTurn,
+    // The whole memories turn, its template tokens included; or, merged (C17), every kept line
+    // and its header inside the messages they were recalled for.
+    memories: merged ? keptMemoryTokens : measured.memoriesTurn,
     messages: measured.messageTokens,
     reserve,
     system: 0,
@@ -216,21 +276,28 @@ export async function planContext(input: PlanInput): Promise<Result<ContextPlan,
   // core blocks, summary — changed only by a core edit or a flush), the queue oldest first with
   // the model's steps as generated, and the memories turn right before the message the reply
   // answers, so everything older than this turn is a prefix the engine already holds.
-  const history = messages.map(turnOf);
+  const history = messages.map(merged ? attachedTurn : turnOf);
   const at = pinned ? messages.indexOf(pinned) : -1;
   const memoriesAt = at < 0 ? 0 : at;
-  const prompt: ChatTurn[] = [
-    { role: 'system', content: joinSystem(fixedParts) },
-    ...history.slice(0, memoriesAt),
-    ...(measured.memoriesText === ''
-      ? []
-      : [{ role: 'user' as const, content: measured.memoriesText }]),
-    ...history.slice(memoriesAt),
-  ];
+  const prompt: ChatTurn[] = merged
+    ? [{ role: 'system', content: joinSystem(fixedParts) }, ...history]
+    : [
+        { role: 'system', content: joinSystem(fixedParts) },
+        ...history.slice(0, memoriesAt),
+        ...(measured.memoriesText === ''
+          ? []
+          : [{ role: 'user' as const, content: measured.memoriesText }]),
+        ...history.slice(memoriesAt),
+      ];
+  const total = merged ? attachedTotal(attached) : measured.total;
+  if (merged) sections.messages = total - reserve - systemTurn - generation - keptMemoryTokens;
+  const nextState: unknown = merged
+    ? ({ kept: Object.fromEntries(attached) } satisfies KeptMemoriesState)
+    : selected.state;
   return ok({
     strategy: input.strategy.name,
     window,
-    total: measured.total,
+    total,
     sections,
     messages: messages.map((m) => ({
       id: m.id,
@@ -245,12 +312,13 @@ export async function planContext(input: PlanInput): Promise<Result<ContextPlan,
       countMessage,
       used + (historyTokens - measured.messageTokens) - target,
     ),
-    memories,
+    memories: turnMemories,
+    ...(memoryFlush ? { memoryFlush: true as const } : {}),
     // Memories past the recall budget only fill room the queue left free: they never cause a flush.
     demand:
       fixedSystem + Math.min(memoryTokens, agent.budgets.recallBudget) + historyTokens + reserve,
     prompt,
-    strategyState: selected.state,
+    strategyState: nextState,
     ...(input.tokenizer.exact ? {} : { countsEstimated: true as const }),
   });
 }
