@@ -26,6 +26,7 @@ import { evictablePrefix } from './evictable-prefix';
 import { keptMemoriesOf, type KeptMemoriesState } from './kept-memories';
 import { pieceCounter } from './piece-counter';
 import { pinnedMessage } from './pinned-message';
+import type { PromptReuse } from './prompt-reuse';
 import type { ContextMemory, ContextStrategy } from './strategy';
 
 export type SectionName =
@@ -89,7 +90,15 @@ export interface ContextPlan {
   /** Tokens the prompt would need to hold the whole history (for the queue manager). */
   demand: Tokens;
   prompt: ChatTurn[];
+  /** Exact tokens of each turn of `prompt`, in order (C18); with the reply header and the
+   * reserve they add up to `total`. */
+  turnTokens?: Tokens[];
   strategyState?: unknown;
+  /**
+   * What the engine keeps of this request from the step before (C18): filled by whoever saw that
+   * step (the chat session), with {@link promptReuse}.
+   */
+  reuse?: PromptReuse;
   /** Set when kept memories no longer fitted and were dropped this step (C17). */
   memoryFlush?: true;
   /** Present when the counts come from an estimator, not the model's tokenizer (E73). */
@@ -214,10 +223,27 @@ export async function planContext(input: PlanInput): Promise<Result<ContextPlan,
     if (own !== undefined) attached.set(pinned.id, own);
     else {
       const visible = new Set([...attached.values()].flat().map((m) => m.text));
-      attached.set(
-        pinned.id,
-        memories.filter((m) => !visible.has(m.text)),
-      );
+      // The lines the recall budget chose come first (the strategy's first pass); lines past it
+      // only filled free room (ADR 0072), so they are added only while the window has room.
+      let core = 0;
+      let spent = 0;
+      while (
+        core < memories.length &&
+        spent + (memories[core]?.tokens ?? 0) <= agent.budgets.recallBudget
+      ) {
+        spent += memories[core]?.tokens ?? 0;
+        core += 1;
+      }
+      const mine = memories.slice(0, core).filter((m) => !visible.has(m.text));
+      attached.set(pinned.id, mine);
+      const base = mine.length;
+      let room = window - attachedTotal(attached);
+      for (const extra of memories.slice(core)) {
+        if (visible.has(extra.text) || extra.tokens > room) continue;
+        mine.push(extra);
+        room -= extra.tokens;
+      }
+      while (mine.length > base && attachedTotal(attached) > window) mine.pop();
     }
     if (attachedTotal(attached) > window) {
       memoryFlush = attached.size > 1 || own !== undefined;
@@ -290,6 +316,21 @@ export async function planContext(input: PlanInput): Promise<Result<ContextPlan,
         ...history.slice(memoriesAt),
       ];
   const total = merged ? attachedTotal(attached) : measured.total;
+  const turnTokens: Tokens[] = [
+    systemTurn,
+    ...(merged
+      ? messages.map((m, i) => {
+          const turn = history[i];
+          return turn && attached.get(m.id)?.length
+            ? tokenizer.countMessage(turn.role, turn.content)
+            : countMessage(m);
+        })
+      : [
+          ...messages.slice(0, memoriesAt).map(countMessage),
+          ...(measured.memoriesText === '' ? [] : [measured.memoriesTurn]),
+          ...messages.slice(memoriesAt).map(countMessage),
+        ]),
+  ];
   if (merged) sections.messages = total - reserve - systemTurn - generation - keptMemoryTokens;
   const nextState: unknown = merged
     ? ({ kept: Object.fromEntries(attached) } satisfies KeptMemoriesState)
@@ -318,6 +359,7 @@ export async function planContext(input: PlanInput): Promise<Result<ContextPlan,
     demand:
       fixedSystem + Math.min(memoryTokens, agent.budgets.recallBudget) + historyTokens + reserve,
     prompt,
+    turnTokens,
     strategyState: nextState,
     ...(input.tokenizer.exact ? {} : { countsEstimated: true as const }),
   });
