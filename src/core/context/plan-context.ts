@@ -89,6 +89,8 @@ export interface ContextPlan {
   memories: ContextMemory[];
   /** Tokens the prompt would need to hold the whole history (for the queue manager). */
   demand: Tokens;
+  /** The memories part of `demand`: the plain selection, at most `recallBudget` (C17). */
+  demandMemories?: Tokens;
   prompt: ChatTurn[];
   /** Exact tokens of each turn of `prompt`, in order (C18); with the reply header and the
    * reserve they add up to `total`. */
@@ -358,6 +360,7 @@ export async function planContext(input: PlanInput): Promise<Result<ContextPlan,
     // Memories past the recall budget only fill room the queue left free: they never cause a flush.
     demand:
       fixedSystem + Math.min(memoryTokens, agent.budgets.recallBudget) + historyTokens + reserve,
+    demandMemories: Math.min(memoryTokens, agent.budgets.recallBudget),
     prompt,
     turnTokens,
     strategyState: nextState,
