@@ -397,4 +397,36 @@ test.describe('memory view', () => {
     ).toBeLessThanOrEqual(0);
     expect(await seriousViolations(page)).toEqual([]);
   });
+
+  test('C18: the context bar says what the next request reads new and keeps from the last step', async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto('/#/chat');
+    await createAgent(page, 'Rowan');
+    await loadScriptedModel(page);
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await script(page, reply('Hello there.'));
+    await box.fill('Hi, I am Sam.');
+    await box.press('Enter');
+    await expect(page.getByTestId('assistant-message').last()).toContainText('Hello there.');
+    await script(page, reply('Nice to meet you, Sam.'));
+    await box.fill('Do you remember my name?');
+    await box.press('Enter');
+    await expect(page.getByTestId('assistant-message').last()).toContainText('Nice to meet you');
+
+    await page.goto('/#/memory');
+    const line = page.getByRole('region', { name: 'Context window' }).getByTestId('context-reuse');
+    await expect(line).toContainText(
+      /^Reads [\d,]+ new tokens?; [\d,]+ kept from the last step\.$/,
+    );
+    const [fresh, kept] = ((await line.innerText()).match(/[\d,]+/g) ?? []).map((n) =>
+      Number(n.replace(/,/g, '')),
+    );
+    // The second turn's request is the first plus its reply and one new message: the engine
+    // keeps the whole first request and reads only the new message and the reply header.
+    expect(kept).toBeGreaterThan(0);
+    expect(fresh).toBeGreaterThan(0);
+    expect(fresh).toBeLessThan(kept ?? 0);
+  });
 });

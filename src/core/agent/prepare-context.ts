@@ -65,9 +65,8 @@ async function planOnce(input: PrepareInput) {
           .then((newest) => newest.reverse()),
     store.listBlocks(input.agent.id),
     memgpt ? store.latestSummary(input.agent.id) : Promise.resolve(undefined),
-    memgpt
-      ? Promise.resolve(undefined)
-      : store.getSetting<unknown>(strategyStateKey(input.agent.id, input.strategy.name)),
+    // memgpt's state is the memories kept merged into queued messages (C17).
+    store.getSetting<unknown>(strategyStateKey(input.agent.id, input.strategy.name)),
   ]);
   const specs = input.registry.specs(blocks);
   const inQueue = new Set(queue.map((m) => m.id));
@@ -86,7 +85,7 @@ async function planOnce(input: PrepareInput) {
     now: input.deps.clock.now(),
     tokenCache: input.tokenCache,
   });
-  const next = plan.ok && !memgpt ? plan.value.strategyState : undefined;
+  const next = plan.ok ? plan.value.strategyState : undefined;
   // A strategy returns the very state it was given when the step changed nothing: then there is
   // nothing to compare or write (X169; the forgetting state was rewritten whole every step).
   if (next !== undefined && next !== state) {

@@ -14,6 +14,7 @@ import {
   renderMessage,
   renderSummarySection,
   renderToolsSection,
+  renderWithMemories,
 } from '../prompts/render-context';
 import { systemInstructions } from '../prompts/system-instructions';
 import type { ChatTurn } from '../ports/llm-engine';
@@ -22,8 +23,10 @@ import { err, ok, type Result } from '../result';
 import type { ToolSpec } from '../tools/tool';
 import type { EpochMs, Tokens } from '../units';
 import { evictablePrefix } from './evictable-prefix';
+import { keptMemoriesOf, type KeptMemoriesState } from './kept-memories';
 import { pieceCounter } from './piece-counter';
 import { pinnedMessage } from './pinned-message';
+import type { PromptReuse } from './prompt-reuse';
 import type { ContextMemory, ContextStrategy } from './strategy';
 
 export type SectionName =
@@ -86,8 +89,20 @@ export interface ContextPlan {
   memories: ContextMemory[];
   /** Tokens the prompt would need to hold the whole history (for the queue manager). */
   demand: Tokens;
+  /** The memories part of `demand`: the plain selection, at most `recallBudget` (C17). */
+  demandMemories?: Tokens;
   prompt: ChatTurn[];
+  /** Exact tokens of each turn of `prompt`, in order (C18); with the reply header and the
+   * reserve they add up to `total`. */
+  turnTokens?: Tokens[];
   strategyState?: unknown;
+  /**
+   * What the engine keeps of this request from the step before (C18): filled by whoever saw that
+   * step (the chat session), with {@link promptReuse}.
+   */
+  reuse?: PromptReuse;
+  /** Set when kept memories no longer fitted and were dropped this step (C17). */
+  memoryFlush?: true;
   /** Present when the counts come from an estimator, not the model's tokenizer (E73). */
   countsEstimated?: true;
 }
@@ -192,12 +207,85 @@ export async function planContext(input: PlanInput): Promise<Result<ContextPlan,
     });
   }
 
+  // memgpt keeps each turn's memories merged into the message they were recalled for until that
+  // message leaves the queue (C17, ADR 0102): a turn adds one message, so the previous request
+  // stays a prefix. Only lines not already visible are added; when the kept lines no longer fit
+  // beside the queue, they go (a memory flush) and this turn gets the plain selection.
+  const keep =
+    input.strategy.name === 'memgpt' && pinned !== undefined && messages.includes(pinned);
+  const attached = new Map<MessageId, ContextMemory[]>();
+  let memoryFlush = false;
+  if (keep && pinned && turnOf(pinned).role === 'user') {
+    const prior = keptMemoriesOf(input.strategyState);
+    for (const m of messages) {
+      const lines = prior[m.id];
+      if (m !== pinned && lines && lines.length > 0) attached.set(m.id, lines);
+    }
+    const own = prior[pinned.id];
+    if (own !== undefined) attached.set(pinned.id, own);
+    else {
+      const visible = new Set([...attached.values()].flat().map((m) => m.text));
+      // The lines the recall budget chose come first (the strategy's first pass); lines past it
+      // only filled free room (ADR 0072), so they are added only while the window has room.
+      let core = 0;
+      let spent = 0;
+      while (
+        core < memories.length &&
+        spent + (memories[core]?.tokens ?? 0) <= agent.budgets.recallBudget
+      ) {
+        spent += memories[core]?.tokens ?? 0;
+        core += 1;
+      }
+      const mine = memories.slice(0, core).filter((m) => !visible.has(m.text));
+      attached.set(pinned.id, mine);
+      const base = mine.length;
+      let room = window - attachedTotal(attached);
+      for (const extra of memories.slice(core)) {
+        if (visible.has(extra.text) || extra.tokens > room) continue;
+        mine.push(extra);
+        room -= extra.tokens;
+      }
+      while (mine.length > base && attachedTotal(attached) > window) mine.pop();
+    }
+    if (attachedTotal(attached) > window) {
+      memoryFlush = attached.size > 1 || own !== undefined;
+      attached.clear();
+      attached.set(pinned.id, memories);
+    }
+  }
+  function attachedTurn(m: Message): ChatTurn {
+    const lines = attached.get(m.id);
+    return lines && lines.length > 0 ? renderWithMemories(turnOf(m), lines) : turnOf(m);
+  }
+  function attachedTotal(map: Map<MessageId, ContextMemory[]>): Tokens {
+    let sum = systemTurn + generation + reserve;
+    for (const m of messages) {
+      const lines = map.get(m.id);
+      if (lines && lines.length > 0) {
+        const turn = renderWithMemories(turnOf(m), lines);
+        sum += tokenizer.countMessage(turn.role, turn.content);
+      } else sum += countMessage(m);
+    }
+    return sum;
+  }
+  let keptMemoryTokens = 0;
+  if (keep && attached.size > 0) {
+    for (const m of messages) {
+      if (!attached.get(m.id)?.length) continue;
+      const turn = attachedTurn(m);
+      keptMemoryTokens += tokenizer.countMessage(turn.role, turn.content) - countMessage(m);
+    }
+  }
+  const merged = keep && attached.size > 0;
+  const turnMemories = merged && pinned ? (attached.get(pinned.id) ?? []) : memories;
+
   const sections: Record<SectionName, Tokens> = {
     tools: tokenizer.count(toolsText),
     core: tokenizer.count(coreText),
     summary: summaryText === '' ? 0 : tokenizer.count(summaryText),
-    // The whole memories turn, its template tokens included.
-    memories: measured.memoriesTurn,
+    // The whole memories turn, its template tokens included; or, merged (C17), every kept line
+    // and its header inside the messages they were recalled for.
+    memories: merged ? keptMemoryTokens : measured.memoriesTurn,
     messages: measured.messageTokens,
     reserve,
     system: 0,
@@ -216,21 +304,43 @@ export async function planContext(input: PlanInput): Promise<Result<ContextPlan,
   // core blocks, summary — changed only by a core edit or a flush), the queue oldest first with
   // the model's steps as generated, and the memories turn right before the message the reply
   // answers, so everything older than this turn is a prefix the engine already holds.
-  const history = messages.map(turnOf);
+  const history = messages.map(merged ? attachedTurn : turnOf);
   const at = pinned ? messages.indexOf(pinned) : -1;
   const memoriesAt = at < 0 ? 0 : at;
-  const prompt: ChatTurn[] = [
-    { role: 'system', content: joinSystem(fixedParts) },
-    ...history.slice(0, memoriesAt),
-    ...(measured.memoriesText === ''
-      ? []
-      : [{ role: 'user' as const, content: measured.memoriesText }]),
-    ...history.slice(memoriesAt),
+  const prompt: ChatTurn[] = merged
+    ? [{ role: 'system', content: joinSystem(fixedParts) }, ...history]
+    : [
+        { role: 'system', content: joinSystem(fixedParts) },
+        ...history.slice(0, memoriesAt),
+        ...(measured.memoriesText === ''
+          ? []
+          : [{ role: 'user' as const, content: measured.memoriesText }]),
+        ...history.slice(memoriesAt),
+      ];
+  const total = merged ? attachedTotal(attached) : measured.total;
+  const turnTokens: Tokens[] = [
+    systemTurn,
+    ...(merged
+      ? messages.map((m, i) => {
+          const turn = history[i];
+          return turn && attached.get(m.id)?.length
+            ? tokenizer.countMessage(turn.role, turn.content)
+            : countMessage(m);
+        })
+      : [
+          ...messages.slice(0, memoriesAt).map(countMessage),
+          ...(measured.memoriesText === '' ? [] : [measured.memoriesTurn]),
+          ...messages.slice(memoriesAt).map(countMessage),
+        ]),
   ];
+  if (merged) sections.messages = total - reserve - systemTurn - generation - keptMemoryTokens;
+  const nextState: unknown = merged
+    ? ({ kept: Object.fromEntries(attached) } satisfies KeptMemoriesState)
+    : selected.state;
   return ok({
     strategy: input.strategy.name,
     window,
-    total: measured.total,
+    total,
     sections,
     messages: messages.map((m) => ({
       id: m.id,
@@ -245,12 +355,15 @@ export async function planContext(input: PlanInput): Promise<Result<ContextPlan,
       countMessage,
       used + (historyTokens - measured.messageTokens) - target,
     ),
-    memories,
+    memories: turnMemories,
+    ...(memoryFlush ? { memoryFlush: true as const } : {}),
     // Memories past the recall budget only fill room the queue left free: they never cause a flush.
     demand:
       fixedSystem + Math.min(memoryTokens, agent.budgets.recallBudget) + historyTokens + reserve,
+    demandMemories: Math.min(memoryTokens, agent.budgets.recallBudget),
     prompt,
-    strategyState: selected.state,
+    turnTokens,
+    strategyState: nextState,
     ...(input.tokenizer.exact ? {} : { countsEstimated: true as const }),
   });
 }

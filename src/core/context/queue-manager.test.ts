@@ -99,7 +99,7 @@ describe('queue manager', () => {
         if (next?.type !== 'context.planned') return;
         // Evicted turns become recallable, so memories refill up to recallBudget after a flush:
         // the target bounds the rest of the prompt (V18).
-        const memories = Math.min(next.plan.sections.memories, fx.agent.budgets.recallBudget);
+        const memories = next.plan.demandMemories ?? 0;
         const used = next.plan.demand - replyReserve - memories;
         expect(used, `seed ${seed}`).toBeLessThanOrEqual(
           targetFraction * next.plan.window + summaryMaxTokens + 32,

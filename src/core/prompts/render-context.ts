@@ -134,3 +134,17 @@ export function renderMessage(message: Message): ChatTurn {
     }
   }
 }
+
+/** The line that separates a turn's memories from the message they were recalled for (C17). */
+export const MESSAGE_AFTER_MEMORIES = '[The message]';
+
+/**
+ * A user turn with the memories recalled for it merged in front (C17, ADR 0102): the quoted
+ * memories section, then the message itself. Kept in this form until the message leaves the
+ * queue, so the next turn's request starts with this one.
+ */
+export function renderWithMemories(turn: ChatTurn, memories: readonly ContextMemory[]): ChatTurn {
+  const section = renderMemoriesSection(memories);
+  if (section === '') return turn;
+  return { role: turn.role, content: `${section}\n${MESSAGE_AFTER_MEMORIES}\n${turn.content}` };
+}

@@ -4,6 +4,7 @@
  * loop planned — the context bar shows exactly this, never a second estimate — and errors in
  * words. It applies the loop's {@link TurnEvent}s and forwards what changed to the highlights.
  */
+import { promptReuse } from '../../core/context/prompt-reuse';
 import { liveQuery, type Subscription } from 'dexie';
 import type { ContextPlan } from '../../core/context/plan-context';
 import type { Pressure } from '../../core/context/queue-manager';
@@ -361,6 +362,8 @@ export class ChatSession {
         break;
       case 'context.planned': {
         const before = this.lastPlan?.memories.map((m) => m.id) ?? [];
+        // Which part of this request the engine keeps from the step before (C18).
+        event.plan.reuse = promptReuse(this.lastPlan, event.plan);
         this.lastPlan = event.plan;
         this.pressure = event.pressure;
         const pagedIn = event.plan.memories.map((m) => m.id).filter((id) => !before.includes(id));
