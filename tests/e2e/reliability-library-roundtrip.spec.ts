@@ -14,6 +14,8 @@ import { FULL, reportReliability } from './helpers/reliability';
 const MB = Number(process.env.LOCI_LIBRARY_MB ?? (FULL ? 1024 : 8));
 const MESSAGE_CHARS = 65_536;
 const BATCH = 32;
+/** Time allowed for a step, scaled by size (128 MB took 1.4 min end to end on a 2-core machine). */
+const STEP_MS = 120_000 + MB * 2_000;
 
 type Store = {
   apply(c: object): Promise<unknown>;
@@ -23,7 +25,7 @@ type Store = {
 };
 
 test('X176: a large library exports and imports back equal', async ({ page }, info) => {
-  test.setTimeout(FULL ? 3_600_000 : 240_000);
+  test.setTimeout(240_000 + MB * 8_000);
   const count = Math.max(BATCH, Math.round((MB * 1024 * 1024) / MESSAGE_CHARS));
   await page.goto('/#/settings');
   const agentId = await createAgent(page, 'Juniper');
@@ -59,7 +61,7 @@ test('X176: a large library exports and imports back equal', async ({ page }, in
   for (let from = 0; from < count; from += BATCH) await write(from, Math.min(count, from + BATCH));
 
   const backup = page.getByRole('region', { name: 'Backup' });
-  const download = page.waitForEvent('download', { timeout: FULL ? 1_800_000 : 120_000 });
+  const download = page.waitForEvent('download', { timeout: STEP_MS });
   await backup.getByRole('button', { name: 'Export everything' }).click();
   const file = info.outputPath('library.json');
   await (await download).saveAs(file);
@@ -73,7 +75,7 @@ test('X176: a large library exports and imports back equal', async ({ page }, in
   await backup.getByLabel('Backup file to import').setInputFiles(file);
   await backup.getByRole('button', { name: 'Import', exact: true }).click();
   await expect(backup.getByText(/^Restored 1 agent\b/)).toBeVisible({
-    timeout: FULL ? 1_800_000 : 120_000,
+    timeout: STEP_MS,
   });
 
   const check = await page.evaluate(
