@@ -22,6 +22,7 @@ const EXPECTED = [
   'render-fuzz',
   'longest-task-import',
   'longest-task-chat',
+  'library-roundtrip',
 ];
 const records = existsSync(dir)
   ? readdirSync(dir)
