@@ -119,6 +119,17 @@ test.describe('a scripted conversation, watched tier by tier', () => {
     const paged = panel.locator('[data-memory]').filter({ hasText: 'Lisbon' });
     await expect(paged.first()).toBeVisible();
     await expect(paged.first()).toHaveClass(/lit/);
+    // U180: a card a person reads — its source in words and its text, no id or prompt brackets;
+    // "Show the exact prompt text" brings back the line the model read.
+    await expect(paged.first()).toContainText('Saved note');
+    await expect(paged.first()).toContainText("Sam's sister Mia lives in Lisbon.");
+    await expect(paged.first()).not.toContainText('[p:');
+    await paged.first().scrollIntoViewIfNeeded();
+    await shoot(page, 'memory-cards-1280x800');
+    await panel.getByLabel('Show the exact prompt text').check();
+    await expect(paged.first()).toContainText('[p:');
+    await expect(paged.first()).toContainText(' tok');
+    await panel.getByLabel('Show the exact prompt text').uncheck();
     await expect.poll(() => contextTotal(page)).not.toBe(total2);
     await shoot(page, 'chat-recall-paged-in-1280x800');
 

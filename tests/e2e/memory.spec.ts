@@ -263,6 +263,9 @@ test.describe('memory view', () => {
     await expect(recall.getByRole('status')).toHaveText(/1–[3-5] of [3-5]/);
     const results = recall.getByRole('list', { name: 'Recall results' });
     await expect(results).toContainText('Maya has her birthday');
+    // U181: no raw scores or sequence numbers in the results.
+    await expect(results).not.toContainText('score');
+    await expect(results).not.toContainText(/#\d+ ·/);
     const top3 = (await results.locator('li').allInnerTexts()).slice(0, 3);
     expect(top3.filter((t) => t.includes('birthday')).length).toBeGreaterThanOrEqual(2);
 
