@@ -14,7 +14,7 @@ import { FakeEngine, type EngineRule } from './fake-engine';
 import { FixedClock } from './fixed-clock';
 import { InMemorySearch } from './in-memory-search';
 import { InMemoryStore } from './in-memory-store';
-import { MEMORIES_HEADER } from '../core/prompts/render-context';
+import { MEMORIES_HEADER, MESSAGE_AFTER_MEMORIES } from '../core/prompts/render-context';
 
 export interface AgentFixture {
   agent: Agent;
@@ -94,11 +94,22 @@ export function lastTurn(request: CompletionRequest): ChatTurn {
   return turn;
 }
 
-/** The text of the newest real user message in a prompt (not a tool result or event). */
+/** A user turn's own text, without the memories merged in front of it (C17). */
+function withoutMemories(content: string): string {
+  const mark = `\n${MESSAGE_AFTER_MEMORIES}\n`;
+  const at = content.startsWith(MEMORIES_HEADER) ? content.lastIndexOf(mark) : -1;
+  return at >= 0 ? content.slice(at + mark.length) : content;
+}
+
+/**
+ * The text of the newest real user message in a prompt (not a tool result or event), without
+ * the memories merged in front of it (C17).
+ */
 export function lastUserText(request: CompletionRequest): string {
   for (let i = request.messages.length - 1; i >= 0; i -= 1) {
     const turn = request.messages[i] as ChatTurn;
-    if (turn.role === 'user' && !turn.content.startsWith('[')) return turn.content;
+    const text = withoutMemories(turn.content);
+    if (turn.role === 'user' && !text.startsWith('[')) return text;
   }
   return '';
 }
@@ -113,7 +124,13 @@ export function systemText(request: CompletionRequest): string {
   return request.messages[0]?.content ?? '';
 }
 
-/** The relevant-memories turn of a prompt (a user turn after the system message), or ''. */
+/**
+ * The newest relevant-memories section of a prompt (its own turn, or merged in front of the
+ * message it was recalled for, C17), or ''.
+ */
 export function memoriesText(request: CompletionRequest): string {
-  return request.messages.find((m) => m.content.startsWith(MEMORIES_HEADER))?.content ?? '';
+  const turn = [...request.messages].reverse().find((m) => m.content.startsWith(MEMORIES_HEADER));
+  if (!turn) return '';
+  const at = turn.content.lastIndexOf(`\n${MESSAGE_AFTER_MEMORIES}\n`);
+  return at >= 0 ? turn.content.slice(0, at) : turn.content;
 }

@@ -5,18 +5,23 @@
  * only this turn's memories turn and what followed the previous one.
  */
 import { describe, expect, it } from 'vitest';
-import { afterTool, createAgentFixture, reply, step } from '../../testing/agent-fixture';
+import {
+  afterTool,
+  createAgentFixture,
+  lastUserText,
+  reply,
+  step,
+} from '../../testing/agent-fixture';
 import { webllmReuses, type EngineExchange } from '../eval/turn-cost/webllm-reuse';
 import type { ChatTurn } from '../ports/llm-engine';
-import { MEMORIES_HEADER } from '../prompts/render-context';
+import { MEMORIES_HEADER, MESSAGE_AFTER_MEMORIES } from '../prompts/render-context';
 import { runTurn } from './run-turn';
 
 describe('a step’s request is the previous request plus what is new', () => {
-  it('C16: steps extend the previous request; the memories turn sits before the new message', async () => {
+  it('C16 C17: steps extend the previous request; the memories sit in front of the new message', async () => {
     const fx = await createAgentFixture({
       rule: (request) => {
-        const last = request.messages[request.messages.length - 1]?.content ?? '';
-        if (/tea/i.test(last) && !afterTool(request)) {
+        if (/tea/i.test(lastUserText(request)) && !afterTool(request)) {
           return step(
             'archival_memory_insert',
             { content: 'Ana drinks green tea every morning.' },
@@ -47,13 +52,18 @@ describe('a step’s request is the previous request plus what is new', () => {
     ]);
     expect(webllmReuses(first, second.messages)).toBe(true);
 
-    // Next turn: automatic recall found the saved passage; its turn is just before the question.
+    // Next turn: automatic recall found the saved passage; it is merged in front of the question
+    // (C17), so the turn adds one message.
     const turns = third.messages;
-    const memoriesAt = turns.findIndex((t) => t.content.startsWith(MEMORIES_HEADER));
-    expect(memoriesAt).toBe(turns.length - 2);
-    expect(turns[turns.length - 1]?.content).toBe('What do I drink every morning?');
+    const question = turns[turns.length - 1]?.content ?? '';
+    expect(question.startsWith(MEMORIES_HEADER)).toBe(true);
+    expect(question).toContain('green tea every morning');
+    expect(question.endsWith(`\n${MESSAGE_AFTER_MEMORIES}\nWhat do I drink every morning?`)).toBe(
+      true,
+    );
     // Everything before it is the previous request and its reply as generated: a cached prefix.
     const held: ChatTurn[] = [...second.messages, { role: 'assistant', content: second.output }];
-    expect(turns.slice(0, memoriesAt)).toEqual(held);
+    expect(turns.slice(0, -1)).toEqual(held);
+    expect(webllmReuses(second, turns)).toBe(true);
   });
 });
