@@ -31,15 +31,24 @@ import type {
 } from '../../../core/ports/memory-store';
 import type { PackedVectors, VectorStore } from '../../../core/search/vector-store';
 import { approxBytes } from './approx-bytes';
+import {
+  deleteConversationRows,
+  deleteMessageRows,
+  fromRow,
+  lastSeqIn,
+  restoreConversationRows,
+  restoreMessageRows,
+  toRow,
+  touchConversations,
+} from './message-rows';
 import type { LociDb } from './loci-db';
 import { type MessageRow } from './loci-db';
 import { nativeVersion, newerVersionError } from './newer-version';
 import { toStorageError } from './storage-error';
+import { appendVectors } from './vector-rows';
 
 /** Rows sampled per tier by `stats()` to estimate bytes (bytes ≈ mean sample size × rows). */
 const STATS_SAMPLE_ROWS = 200;
-/** Small vector batches are appended to the last row while it holds at most this many. */
-export const VECTOR_TAIL_ROW_MAX = 256;
 
 const TIERS: readonly TierName[] = [
   'agents',
@@ -52,18 +61,6 @@ const TIERS: readonly TierName[] = [
   'turns',
   'steps',
 ];
-
-/** The settings key of an agent's seq high-water mark (deleted seqs are never reused). */
-const seqMarkKey = (agentId: AgentId): string => `seqMark:${agentId}`;
-
-function toRow(m: Message): MessageRow {
-  return { ...m, ctx: m.inContext ? 1 : 0 };
-}
-
-function fromRow(row: MessageRow): Message {
-  const { ctx: _ctx, ...message } = row;
-  return message;
-}
 
 /**
  * The memory store over IndexedDB (Dexie 4). Implements the `MemoryStore` port plus the
@@ -144,7 +141,7 @@ export class DexieMemoryStore implements MemoryStore, VectorStore {
         const next = new Map<AgentId, number>();
         for (const m of changes.messages) {
           let seq = next.get(m.agentId);
-          if (seq === undefined) seq = (await this.lastSeqIn(m.agentId)) + 1;
+          if (seq === undefined) seq = (await lastSeqIn(this.db, m.agentId)) + 1;
           written.push(
             (v2 ? { ...m, conversationId: conversationOf(m), seq } : { ...m, seq }) as Message,
           );
@@ -166,7 +163,7 @@ export class DexieMemoryStore implements MemoryStore, VectorStore {
             ? changes.summaries.map((x) => ({ ...x, conversationId: conversationOf(x) }))
             : changes.summaries,
         );
-      if (v2) await this.touchConversations(written, changes.summaries ?? []);
+      if (v2) await touchConversations(this.db, written, changes.summaries ?? []);
       if (changes.deletePassages?.length) await db.passages.bulkDelete(changes.deletePassages);
       if (changes.passages?.length) await db.passages.bulkPut(changes.passages);
       if (changes.documents?.length) await db.documents.bulkPut(changes.documents);
@@ -181,35 +178,6 @@ export class DexieMemoryStore implements MemoryStore, VectorStore {
    * (a message written without one lands in the agent's first conversation, which is created
    * if missing), and its `updatedAt` is the time of its newest message.
    */
-  private async touchConversations(messages: Message[], summaries: Summary[]): Promise<void> {
-    const latest = new Map<ConversationId, { agentId: AgentId; at: number }>();
-    for (const row of [...messages, ...summaries]) {
-      const id = conversationOf(row);
-      const seen = latest.get(id);
-      const at = 'seq' in row ? row.at : (seen?.at ?? row.at);
-      if (!seen || at > seen.at) latest.set(id, { agentId: row.agentId, at });
-    }
-    for (const [id, { agentId, at }] of latest) {
-      const found = await this.db.conversations.get(id);
-      if (!found) {
-        await this.db.conversations.put({
-          id,
-          agentId,
-          title: 'Conversation',
-          createdAt: at,
-          updatedAt: at,
-        });
-      } else if (found.agentId !== agentId) {
-        throw new AppError(
-          'invalid_argument',
-          `Conversation "${id}" belongs to another agent; nothing was saved.`,
-        );
-      } else if (messages.some((m) => conversationOf(m) === id) && at > found.updatedAt) {
-        await this.db.conversations.put({ ...found, updatedAt: at });
-      }
-    }
-  }
-
   listConversations(agentId: AgentId): Promise<Conversation[]> {
     return this.read('list conversations', async () => {
       if (!this.hasConversations) return [];
@@ -233,86 +201,30 @@ export class DexieMemoryStore implements MemoryStore, VectorStore {
     return this.write(
       'delete conversation',
       [db.conversations, db.messages, db.summaries, db.settings],
-      async () => {
-        const conversation = await db.conversations.get(id);
-        if (!conversation) throw new AppError('not_found', `No conversation with id "${id}".`);
-        // A deleted seq is never handed out again (S24), so an undo keeps its place.
-        const agentId = conversation.agentId;
-        await db.settings.put({ key: seqMarkKey(agentId), value: await this.lastSeqIn(agentId) });
-        const messages = await db.messages
-          .where('[conversationId+seq]')
-          .between([id, Dexie.minKey], [id, Dexie.maxKey])
-          .toArray();
-        const summaries = await db.summaries
-          .where('[conversationId+version]')
-          .between([id, Dexie.minKey], [id, Dexie.maxKey])
-          .toArray();
-        await db.messages.bulkDelete(messages.map((m) => m.id));
-        await db.summaries.bulkDelete(summaries.map((x) => x.id));
-        await db.conversations.delete(id);
-        return { conversation, messages: messages.map(fromRow), summaries };
-      },
+      () => deleteConversationRows(db, id),
     );
   }
 
   async restoreConversation(deleted: DeletedConversation): Promise<void> {
     this.requireConversations();
     const db = this.db;
-    await this.write(
-      'restore conversation',
-      [db.conversations, db.messages, db.summaries],
-      async () => {
-        if (await db.conversations.get(deleted.conversation.id))
-          throw new AppError(
-            'invalid_argument',
-            `Conversation "${deleted.conversation.title}" already exists; nothing was restored.`,
-          );
-        await db.conversations.put(deleted.conversation);
-        // bulkAdd: a message id that exists again is a conflict and aborts the whole restore.
-        await db.messages.bulkAdd(deleted.messages.map(toRow));
-        await db.summaries.bulkAdd(deleted.summaries);
-      },
+    await this.write('restore conversation', [db.conversations, db.messages, db.summaries], () =>
+      restoreConversationRows(db, deleted),
     );
-  }
-
-  private async lastSeqIn(agentId: AgentId): Promise<number> {
-    const last = await this.db.messages
-      .where('[agentId+seq]')
-      .between([agentId, Dexie.minKey], [agentId, Dexie.maxKey])
-      .last();
-    const mark = (await this.db.settings.get(seqMarkKey(agentId)))?.value;
-    return Math.max(last?.seq ?? 0, typeof mark === 'number' ? mark : 0);
   }
 
   async deleteMessages(ids: MessageId[]): Promise<Message[]> {
     const db = this.db;
     if (ids.length === 0) return [];
-    return this.write('delete messages', [db.messages, db.settings], async () => {
-      const rows = (await db.messages.bulkGet(ids)).filter((r): r is MessageRow => r !== undefined);
-      const removed = rows.map(fromRow).sort((a, b) => a.seq - b.seq);
-      // Remember each agent's highest seq before the rows go, so a later write never reuses one.
-      for (const agentId of new Set(removed.map((m) => m.agentId))) {
-        await db.settings.put({ key: seqMarkKey(agentId), value: await this.lastSeqIn(agentId) });
-      }
-      await db.messages.bulkDelete(removed.map((m) => m.id));
-      return removed;
-    });
+    return this.write('delete messages', [db.messages, db.settings], () =>
+      deleteMessageRows(db, ids),
+    );
   }
 
   async restoreMessages(messages: Message[]): Promise<void> {
     const db = this.db;
     if (messages.length === 0) return;
-    await this.write('restore messages', [db.messages], async () => {
-      for (const m of messages) {
-        const taken = await db.messages.where('[agentId+seq]').equals([m.agentId, m.seq]).count();
-        if (taken > 0 || (await db.messages.get(m.id)))
-          throw new AppError(
-            'invalid_argument',
-            `Message ${m.id} cannot be restored: it is already there.`,
-          );
-      }
-      await db.messages.bulkAdd(messages.map(toRow));
-    });
+    await this.write('restore messages', [db.messages], () => restoreMessageRows(db, messages));
   }
 
   getAgent(id: AgentId): Promise<Agent | undefined> {
@@ -441,7 +353,9 @@ export class DexieMemoryStore implements MemoryStore, VectorStore {
 
   lastSeq(agentId: AgentId): Promise<number> {
     return this.read('read last seq', () =>
-      this.db.transaction('r', [this.db.messages, this.db.settings], () => this.lastSeqIn(agentId)),
+      this.db.transaction('r', [this.db.messages, this.db.settings], () =>
+        lastSeqIn(this.db, agentId),
+      ),
     );
   }
 
@@ -625,27 +539,7 @@ export class DexieMemoryStore implements MemoryStore, VectorStore {
     }
     if (batch.ids.length === 0) return;
     const db = this.db;
-    await this.write('save vectors', [db.vectors], async () => {
-      // One turn embeds one or two messages: append them to the agent's last small row instead
-      // of adding a row each, or 10⁵ messages would again load as ~10⁵ rows.
-      const last = await db.vectors
-        .where('[agentId+modelId]')
-        .equals([agentId, batch.modelId])
-        .last();
-      if (
-        last?.rowId !== undefined &&
-        last.kind === batch.kind &&
-        last.dimension === batch.dimension &&
-        last.ids.length + batch.ids.length <= VECTOR_TAIL_ROW_MAX
-      ) {
-        const data = new Float32Array(last.data.length + batch.data.length);
-        data.set(last.data);
-        data.set(batch.data, last.data.length);
-        await db.vectors.put({ ...last, ids: [...last.ids, ...batch.ids], data });
-      } else {
-        await db.vectors.add({ agentId, ...batch });
-      }
-    });
+    await this.write('save vectors', [db.vectors], () => appendVectors(db, agentId, batch));
   }
 
   loadVectors(agentId: AgentId, modelId?: string): Promise<PackedVectors[]> {

@@ -49,39 +49,31 @@ export interface SchemaVersion {
   upgrade?: (tx: Transaction) => Promise<void>;
 }
 
+/** v1's tables and indexes, as the first release declared them. */
+const V1_STORES: Record<string, string> = {
+  agents: 'id',
+  blocks: '[agentId+label], agentId',
+  blockHistory: '[agentId+label+version], agentId',
+  messages: 'id, [agentId+seq], [agentId+ctx+seq], [agentId+at]',
+  summaries: 'id, [agentId+version], agentId',
+  passages: 'id, [agentId+at], [agentId+source.type], source.documentId, agentId',
+  documents: 'id, agentId, [agentId+contentHash]',
+  turns: 'id, agentId, [agentId+status]',
+  steps: '[turnId+step], agentId',
+  settings: 'key',
+  vectors: '++rowId, agentId, [agentId+modelId]',
+};
+
 export const SCHEMA_VERSIONS: readonly SchemaVersion[] = [
-  {
-    version: 1,
-    stores: {
-      agents: 'id',
-      blocks: '[agentId+label], agentId',
-      blockHistory: '[agentId+label+version], agentId',
-      messages: 'id, [agentId+seq], [agentId+ctx+seq], [agentId+at]',
-      summaries: 'id, [agentId+version], agentId',
-      passages: 'id, [agentId+at], [agentId+source.type], source.documentId, agentId',
-      documents: 'id, agentId, [agentId+contentHash]',
-      turns: 'id, agentId, [agentId+status]',
-      steps: '[turnId+step], agentId',
-      settings: 'key',
-      vectors: '++rowId, agentId, [agentId+modelId]',
-    },
-  },
+  { version: 1, stores: V1_STORES },
   {
     version: 2,
+    // Every table again (Dexie reads each version whole); what v2 adds or changes:
     stores: {
-      agents: 'id',
+      ...V1_STORES,
       conversations: 'id, agentId, [agentId+updatedAt]',
-      blocks: '[agentId+label], agentId',
-      blockHistory: '[agentId+label+version], agentId',
-      messages:
-        'id, [agentId+seq], [agentId+ctx+seq], [agentId+at], [conversationId+seq], [conversationId+ctx+seq]',
-      summaries: 'id, [agentId+version], agentId, [conversationId+version]',
-      passages: 'id, [agentId+at], [agentId+source.type], source.documentId, agentId',
-      documents: 'id, agentId, [agentId+contentHash]',
-      turns: 'id, agentId, [agentId+status]',
-      steps: '[turnId+step], agentId',
-      settings: 'key',
-      vectors: '++rowId, agentId, [agentId+modelId]',
+      messages: `${V1_STORES.messages}, [conversationId+seq], [conversationId+ctx+seq]`,
+      summaries: `${V1_STORES.summaries}, [conversationId+version]`,
     },
     upgrade: upgradeToConversations,
   },
