@@ -69,6 +69,11 @@ export interface AutoRecallInput {
   documentTitle?: (documentId: DocumentId) => Promise<string | undefined>;
   /** Core memory's block values: a text already there is not paged in again (A20). */
   coreMemory?: readonly string[];
+  /**
+   * Where a recalled message was said (`in "Trip planning"`), when the agent has several
+   * conversations; absent, the line names none (A23).
+   */
+  conversationOf?: (message: Message) => string;
 }
 
 function clip(text: string, chars: Chars): string {
@@ -144,10 +149,10 @@ export async function autoRecall(input: AutoRecallInput): Promise<ContextMemory[
         continue;
       memories.push({
         id: hit.id,
-        text: renderRecallMemory({
-          ...message,
-          text: trimToQuery(message.text, input.query, RECALL_LINE_CHARS),
-        }),
+        text: renderRecallMemory(
+          { ...message, text: trimToQuery(message.text, input.query, RECALL_LINE_CHARS) },
+          input.conversationOf?.(message),
+        ),
         tokens: 0,
         origin: 'recall',
         score: hit.score,

@@ -3,7 +3,14 @@
  * validate, the tool run, and ONE transaction with the tool's effect, the step's messages, the
  * StepRecord and the updated TurnRecord (closed when this step ends the turn).
  */
-import type { Agent, StepRecord, StopReason, TurnRecord, UntrustedRead } from '../model';
+import type {
+  Agent,
+  ConversationId,
+  StepRecord,
+  StopReason,
+  TurnRecord,
+  UntrustedRead,
+} from '../model';
 import type { NewMessage } from '../ports/memory-store';
 import type { Tokenizer } from '../ports/tokenizer';
 import type { ToolRegistry } from '../tools/tool-registry';
@@ -23,6 +30,8 @@ const RAW_ECHO_CHARS = 300;
 export interface StepInput {
   deps: AgentDeps;
   agent: Agent;
+  /** The turn's conversation: the step's messages go to its queue (A22). */
+  conversationId: ConversationId;
   turn: TurnRecord;
   step: number;
   tokenizer: Tokenizer;
@@ -91,6 +100,7 @@ export async function executeStep(input: StepInput): Promise<StepResult> {
   if (parsed.type === 'call') {
     outcome = await parsed.tool.run(parsed.arguments, {
       agent,
+      conversationId: input.conversationId,
       blocks,
       store: deps.store,
       search: deps.search,
@@ -123,7 +133,7 @@ export async function executeStep(input: StepInput): Promise<StepResult> {
   else if (step >= agent.budgets.maxSteps) stopReason = 'max_steps';
 
   const at = deps.clock.now();
-  const base = { agentId: agent.id, turnId: turn.id, at };
+  const base = { agentId: agent.id, conversationId: input.conversationId, turnId: turn.id, at };
   const author = reply !== undefined ? agentDisplayName(agent) : undefined;
   // The step as a queue message: a reply carries its text and the agent's name; any other call
   // has no visible text, and an invalid output is echoed for the model only. Search indexes
@@ -188,7 +198,14 @@ export async function executeStep(input: StepInput): Promise<StepResult> {
   const changes = outcome.type === 'ok' ? (outcome.changes ?? {}) : {};
   const applied = await deps.store.apply({
     ...changes,
-    messages: [...(changes.messages ?? []), ...messages],
+    messages: [
+      // A tool's own messages join the turn's conversation unless they name one.
+      ...(changes.messages ?? []).map((m) => ({
+        ...m,
+        conversationId: m.conversationId ?? input.conversationId,
+      })),
+      ...messages,
+    ],
     steps: [record],
     turns: [updated],
   });

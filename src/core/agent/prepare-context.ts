@@ -18,7 +18,7 @@ import {
   type Pressure,
 } from '../context/queue-manager';
 import type { ContextMemory, ContextStrategy } from '../context/strategy';
-import type { Agent, CoreBlock, TurnId } from '../model';
+import type { Agent, ConversationId, CoreBlock, TurnId } from '../model';
 import type { Tokenizer } from '../ports/tokenizer';
 import { memoryPressureText } from '../prompts/event-copy';
 import type { Result } from '../result';
@@ -35,6 +35,8 @@ export const STRATEGY_HISTORY_MESSAGES = 400;
 export interface PrepareInput {
   deps: AgentDeps;
   agent: Agent;
+  /** The turn's conversation: its queue, its summary, its strategy state (A22). */
+  conversationId: ConversationId;
   turnId: TurnId;
   tokenizer: Tokenizer;
   strategy: ContextStrategy;
@@ -57,16 +59,22 @@ export interface Prepared {
 async function planOnce(input: PrepareInput) {
   const { store } = input.deps;
   const memgpt = input.strategy.name === 'memgpt';
+  const conversationId = input.conversationId;
+  const stateKey = strategyStateKey(input.agent.id, input.strategy.name, conversationId);
   const [queue, blocks, summary, state] = await Promise.all([
     memgpt
-      ? store.queryMessages(input.agent.id, { inContext: true })
+      ? store.queryMessages(input.agent.id, { inContext: true, conversationId })
       : store
-          .queryMessages(input.agent.id, { reverse: true, limit: STRATEGY_HISTORY_MESSAGES })
+          .queryMessages(input.agent.id, {
+            conversationId,
+            reverse: true,
+            limit: STRATEGY_HISTORY_MESSAGES,
+          })
           .then((newest) => newest.reverse()),
     store.listBlocks(input.agent.id),
-    memgpt ? store.latestSummary(input.agent.id) : Promise.resolve(undefined),
+    memgpt ? store.latestSummary(input.agent.id, conversationId) : Promise.resolve(undefined),
     // memgpt's state is the memories kept merged into queued messages (C17).
-    store.getSetting<unknown>(strategyStateKey(input.agent.id, input.strategy.name)),
+    store.getSetting<unknown>(stateKey),
   ]);
   const specs = input.registry.specs(blocks);
   const inQueue = new Set(queue.map((m) => m.id));
@@ -92,14 +100,11 @@ async function planOnce(input: PrepareInput) {
     // Compare and set: the state is written only if nobody changed it while this plan was made
     // (a pin or "forget now" from the memory panel); otherwise the plan is made again from it.
     let stale = false;
-    await store.updateSetting<unknown>(
-      strategyStateKey(input.agent.id, input.strategy.name),
-      (current) => {
-        if (sameState(current, state)) return next;
-        stale = true;
-        return current;
-      },
-    );
+    await store.updateSetting<unknown>(stateKey, (current) => {
+      if (sameState(current, state)) return next;
+      stale = true;
+      return current;
+    });
     if (stale) return { plan, queue, blocks, specs, summary, stale: true };
   }
   return { plan, queue, blocks, specs, summary, stale: false };
@@ -135,6 +140,7 @@ export async function prepareContext(input: PrepareInput): Promise<Result<Prepar
   if (memgpt && pressure === 'flush' && round.plan.value.evictableIds.length > 0) {
     const result = await flushQueue({
       agent,
+      conversationId: input.conversationId,
       store: deps.store,
       engine: deps.engine,
       tokenizer: input.tokenizer,
@@ -159,6 +165,7 @@ export async function prepareContext(input: PrepareInput): Promise<Result<Prepar
       {
         id: deps.ids.next('msg'),
         agentId: agent.id,
+        conversationId: input.conversationId,
         role: 'event',
         speaker: MEMORY_PRESSURE,
         text: memoryPressureText(percent),

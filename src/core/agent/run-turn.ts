@@ -12,7 +12,16 @@ import { createRecencyStrategy } from '../strategies/recency';
 import { createWindowStrategy } from '../strategies/window';
 import type { TokenCache } from '../context/plan-context';
 import { AppError } from '../errors';
-import type { Agent, AgentId, StopReason, StrategyName, TurnRecord, UntrustedRead } from '../model';
+import {
+  conversationOf,
+  type Agent,
+  type AgentId,
+  type ConversationId,
+  type StopReason,
+  type StrategyName,
+  type TurnRecord,
+  type UntrustedRead,
+} from '../model';
 import type { Tokenizer } from '../ports/tokenizer';
 import { createToolRegistry } from '../tools/tool-registry';
 import type { AgentDeps } from './agent-deps';
@@ -20,9 +29,15 @@ import { autoRecall } from './auto-recall';
 import { executeStep } from './execute-step';
 import { prepareContext } from './prepare-context';
 import { startTurn } from './start-turn';
+import { conversationNamer, turnConversation } from './turn-conversation';
 import type { TurnEvent, TurnOutcome, TurnTrigger } from './turn-events';
 
 export interface RunTurnOptions {
+  /**
+   * The conversation the turn runs in (A22); absent: the agent's most recent one. A retry runs
+   * in its trigger's conversation whatever this says.
+   */
+  conversationId?: ConversationId;
   signal?: AbortSignal;
   onEvent?: (event: TurnEvent) => void;
 }
@@ -42,7 +57,9 @@ function builtInStrategy(name: StrategyName): ContextStrategy {
 }
 
 /**
- * Runs one turn of `agentId` from `trigger` and resolves how it ended; never rejects (A10).
+ * Runs one turn of `agentId` from `trigger` and resolves how it ended; never rejects (A10). The
+ * queue, its eviction and its summary are the conversation's; core memory, archival memory and
+ * recall search are the agent's (A22).
  * Events go to `options.onEvent` as they happen; `options.signal` cancels (A5).
  */
 export async function runTurn(
@@ -118,8 +135,13 @@ export async function runTurn(
     const agent: Agent | undefined = await store.getAgent(agentId);
     if (!agent) return await stop('error', new AppError('not_found', `No agent ${agentId}.`));
     const tokenizer: Tokenizer = deps.tokenizer ?? (await deps.engine.tokenizer());
-    const started = await startTurn(deps, agent, trigger, tokenizer);
+    const requested =
+      trigger.type === 'retry'
+        ? undefined
+        : await turnConversation(store, agentId, options.conversationId);
+    const started = await startTurn(deps, agent, trigger, tokenizer, requested);
     turn = started.turn;
+    const conversationId = conversationOf(started.trigger);
     emit({
       type: 'turn.started',
       turnId: turn.id,
@@ -132,7 +154,10 @@ export async function runTurn(
     const window = deps.engine.contextWindow();
     const tokenCache: TokenCache = new Map();
     const query = started.trigger.text;
-    const queue = await store.queryMessages(agentId, { inContext: true });
+    const [queue, conversations] = await Promise.all([
+      store.queryMessages(agentId, { inContext: true, conversationId }),
+      store.listConversations(agentId),
+    ]);
     const candidates = await autoRecall({
       agent,
       search: deps.search,
@@ -140,6 +165,7 @@ export async function runTurn(
       queue,
       documentTitle: async (id) => (await store.getDocument(id))?.title,
       coreMemory: (await store.listBlocks(agentId)).map((b) => b.value),
+      conversationOf: conversationNamer(conversations, conversationId),
     });
     let invalidRun = 0;
     // Document passages read in this turn, newest first: edits after them are marked (C15).
@@ -151,6 +177,7 @@ export async function runTurn(
       const prepared = await prepareContext({
         deps,
         agent,
+        conversationId,
         turnId: turn.id,
         tokenizer,
         strategy,
@@ -186,6 +213,7 @@ export async function runTurn(
       const result = await executeStep({
         deps,
         agent,
+        conversationId,
         turn,
         step: steps,
         tokenizer,

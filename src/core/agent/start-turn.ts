@@ -6,7 +6,13 @@
  * display name as its author when one is set (ADR 0090).
  */
 import { AppError } from '../errors';
-import type { Agent, Message, TurnRecord } from '../model';
+import {
+  conversationOf,
+  type Agent,
+  type ConversationId,
+  type Message,
+  type TurnRecord,
+} from '../model';
 import type { Tokenizer } from '../ports/tokenizer';
 import { sessionStartText } from '../prompts/event-copy';
 import type { AgentDeps } from './agent-deps';
@@ -21,12 +27,17 @@ export interface StartedTurn {
   trigger: Message;
 }
 
-/** Stores the trigger (or reuses it on retry) with a `running` TurnRecord, in one transaction (A4). */
+/**
+ * Stores the trigger (or reuses it on retry) with a `running` TurnRecord, in one transaction (A4).
+ * A new trigger goes to `conversationId` (absent: the agent's first conversation); a retry stays
+ * in its trigger's conversation, and the session gap is measured within the conversation (A22).
+ */
 export async function startTurn(
   deps: AgentDeps,
   agent: Agent,
   trigger: TurnTrigger,
   tokenizer: Tokenizer,
+  conversationId?: ConversationId,
 ): Promise<StartedTurn> {
   const { store, clock, ids } = deps;
   const now = clock.now();
@@ -37,7 +48,9 @@ export async function startTurn(
       throw new AppError('not_found', `No turn ${trigger.turnId}.`);
     const [message] = await store.getMessages([old.triggerMessageId]);
     if (!message) throw new AppError('not_found', `The trigger of turn ${old.id} is gone.`);
+    const conversation = conversationOf(message);
     const [newest] = await store.queryMessages(agent.id, {
+      conversationId: conversation,
       roles: ['user', 'event'],
       reverse: true,
       limit: 1,
@@ -60,6 +73,7 @@ export async function startTurn(
       {
         id: ids.next('msg'),
         agentId: agent.id,
+        conversationId: conversation,
         role: message.role,
         text: message.text,
         ...(message.author !== undefined ? { author: message.author } : {}),
@@ -83,10 +97,11 @@ export async function startTurn(
     if (!stored) throw new AppError('storage_failed', 'The retried message was not written.');
     return { turn, trigger: stored };
   }
+  const conversation = conversationId ?? conversationOf({ agentId: agent.id });
   const drafts = [];
   if (trigger.type === 'user_message') {
     const [[last], author] = await Promise.all([
-      store.queryMessages(agent.id, { reverse: true, limit: 1 }),
+      store.queryMessages(agent.id, { conversationId: conversation, reverse: true, limit: 1 }),
       userDisplayName(store),
     ]);
     const gap = last ? now - last.at : 0;
@@ -97,6 +112,7 @@ export async function startTurn(
           {
             id: ids.next('msg'),
             agentId: agent.id,
+            conversationId: conversation,
             role: 'event',
             speaker: 'session_start',
             text: sessionStartText(days),
@@ -112,6 +128,7 @@ export async function startTurn(
         {
           id: ids.next('msg'),
           agentId: agent.id,
+          conversationId: conversation,
           role: 'user',
           text: trigger.text,
           ...(author !== undefined ? { author } : {}),
@@ -127,6 +144,7 @@ export async function startTurn(
         {
           id: ids.next('msg'),
           agentId: agent.id,
+          conversationId: conversation,
           role: 'event',
           speaker: trigger.kind,
           text: trigger.text,

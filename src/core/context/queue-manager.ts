@@ -5,7 +5,7 @@
  * fails (C10–C12). Eviction only clears `inContext`: every message stays in recall (C11).
  */
 import { AppError } from '../errors';
-import type { Agent, ContextBudgets, Message, MessageId, Summary } from '../model';
+import type { Agent, ContextBudgets, ConversationId, Message, MessageId, Summary } from '../model';
 import type { Clock, IdSource } from '../ports/clock';
 import type { LlmEngine } from '../ports/llm-engine';
 import type { MemoryStore } from '../ports/memory-store';
@@ -44,6 +44,8 @@ export function assessPressure(plan: ContextPlan, budgets: ContextBudgets): Pres
 
 export interface FlushInput {
   agent: Agent;
+  /** The conversation whose queue is flushed; its summary chain (absent: the first one). */
+  conversationId?: ConversationId;
   store: MemoryStore;
   engine: LlmEngine;
   tokenizer: Tokenizer;
@@ -145,6 +147,7 @@ export async function flushQueue(input: FlushInput): Promise<FlushResult> {
   const summary: Summary = {
     id: input.ids.next('summary'),
     agentId: input.agent.id,
+    ...(input.conversationId !== undefined ? { conversationId: input.conversationId } : {}),
     version: (input.previous?.version ?? 0) + 1,
     text,
     fromSeq: input.previous?.fromSeq ?? first.seq,

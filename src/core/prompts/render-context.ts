@@ -72,10 +72,22 @@ export function renderMemoriesSection(memories: readonly ContextMemory[]): strin
 
 /**
  * One line of the relevant-memories section for a recall message: its date and who said it (the
- * name, or the role when none is stored), then its text as data — `[2026-03-04 Sam] "…"` (A19).
+ * name, or the role when none is stored), then its text as data — `[2026-03-04 Sam] "…"` (A19);
+ * with several conversations, where it was said — `[2026-03-04 Sam, in "Trip planning"] "…"` (A23).
  */
-export function renderRecallMemory(message: Message): string {
-  return `[${formatDate(message.at)} ${message.author ?? message.role}] ${quoteData(message.text)}`;
+export function renderRecallMemory(message: Message, conversation?: string): string {
+  const where = conversation === undefined ? '' : `, ${conversation}`;
+  return `[${formatDate(message.at)} ${message.author ?? message.role}${where}] ${quoteData(message.text)}`;
+}
+
+/**
+ * Where a recalled message was said, when the agent has several conversations (A23):
+ * `in "Trip planning"` (the title as quoted data), `in this conversation` for the turn's own, and
+ * `in another conversation` when its title is unknown.
+ */
+export function conversationLabel(title: string | null | undefined): string {
+  if (title === null) return 'in this conversation';
+  return title === undefined ? 'in another conversation' : `in ${quoteData(title)}`;
 }
 
 /** Where a passage came from, as the model reads it: `document “report.pdf”, passage 3`, `note`. */

@@ -1,3 +1,4 @@
+import type { Message } from '../model';
 import type { SearchHit, SearchPage } from '../ports/memory-search';
 import {
   formatDate,
@@ -15,21 +16,29 @@ function clip(text: string): string {
   return flat.length <= HIT_CHARS ? flat : `${flat.slice(0, HIT_CHARS - 1)}…`;
 }
 
-/** One hit: its source in brackets, its text as quoted data (ADR 0134). */
-function hitLine(hit: SearchHit): string {
+/**
+ * One hit: its source in brackets, its text as quoted data (ADR 0134); with several
+ * conversations, a message hit ends its source with where it was said (A23).
+ */
+function hitLine(hit: SearchHit, conversationOf?: (message: Message) => string): string {
   if (hit.kind === 'passage')
     return renderArchivalMemory(hit.id, clip(hit.text), passageSourceLabel(hit.passage));
   const m = hit.message;
   const who = m ? `${m.role}${m.author ? ` ${m.author}` : ''}` : 'message';
   const seq = m ? `seq ${m.seq} · ` : '';
-  return `[${seq}${formatDate(hit.at)} · ${who}] ${quoteData(clip(hit.text))}`;
+  const where = m && conversationOf ? ` · ${conversationOf(m)}` : '';
+  return `[${seq}${formatDate(hit.at)} · ${who}${where}] ${quoteData(clip(hit.text))}`;
 }
 
 /**
  * A result page as the model reads it (T4): `results 6–10 of 37 (page 2 of 8)` then one line per
  * hit; an empty or out-of-range page says how many results and pages there are.
  */
-export function formatPage(page: SearchPage, what: string): string {
+export function formatPage(
+  page: SearchPage,
+  what: string,
+  conversationOf?: (message: Message) => string,
+): string {
   const pages = Math.max(1, Math.ceil(page.total / page.pageSize));
   if (page.total === 0) return `No results for ${what}.`;
   if (page.hits.length === 0) {
@@ -40,6 +49,6 @@ export function formatPage(page: SearchPage, what: string): string {
   const more = page.page < pages ? ` Next: page ${page.page + 1}.` : '';
   return [
     `results ${first}–${last} of ${page.total} (page ${page.page} of ${pages}) for ${what}:${more}`,
-    ...page.hits.map(hitLine),
+    ...page.hits.map((hit) => hitLine(hit, conversationOf)),
   ].join('\n');
 }

@@ -1,12 +1,23 @@
 /** `conversation_search` and `conversation_search_date` over recall storage (T8, T9). */
+import { conversationNamer } from '../agent/turn-conversation';
+import { defaultConversationId } from '../model';
 import { TOOL_COPY } from '../prompts/tool-copy';
 import { formatPage } from './format-page';
-import type { Tool } from './tool';
+import type { Tool, ToolContext } from './tool';
 import { parseDay } from './validate-args';
 
 /** Results per page of the recall tools (Letta uses 5). */
 export const RECALL_PAGE_SIZE = 5;
 const DAY_MS = 86_400_000;
+
+/**
+ * Recall searches every conversation of the agent; with more than one, each hit says where it
+ * was said (A23).
+ */
+async function hitConversation(context: ToolContext) {
+  const list = await context.store.listConversations(context.agent.id);
+  return conversationNamer(list, context.conversationId ?? defaultConversationId(context.agent.id));
+}
 
 const pageParam = {
   name: 'page',
@@ -42,7 +53,10 @@ export const conversationSearch: Tool = {
       pageSize: RECALL_PAGE_SIZE,
       roles: ['user', 'assistant'],
     });
-    return { type: 'ok', result: formatPage(page, `"${query}"`) };
+    return {
+      type: 'ok',
+      result: formatPage(page, `"${query}"`, await hitConversation(context)),
+    };
   },
 };
 
@@ -85,6 +99,13 @@ export const conversationSearchDate: Tool = {
       Number(args.page),
       RECALL_PAGE_SIZE,
     );
-    return { type: 'ok', result: formatPage(page, `${String(args.start)} to ${String(args.end)}`) };
+    return {
+      type: 'ok',
+      result: formatPage(
+        page,
+        `${String(args.start)} to ${String(args.end)}`,
+        await hitConversation(context),
+      ),
+    };
   },
 };

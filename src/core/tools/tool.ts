@@ -4,7 +4,7 @@
  * returns either a result with the writes to commit, or one sentence of feedback (lane 2).
  * Tools never write: the loop commits their `changes` with the step record in one transaction.
  */
-import type { Agent, CoreBlock, TurnId, UntrustedRead } from '../model';
+import type { Agent, ConversationId, CoreBlock, TurnId, UntrustedRead } from '../model';
 import type { IdSource, Clock } from '../ports/clock';
 import type { MemorySearch } from '../ports/memory-search';
 import type { ChangeSet, MemoryStore } from '../ports/memory-store';
@@ -61,6 +61,8 @@ export type ToolOutcome =
 
 export interface ToolContext {
   agent: Agent;
+  /** The turn's conversation (recall hits from others are named, A23); absent: the first one. */
+  conversationId?: ConversationId;
   blocks: CoreBlock[];
   store: MemoryStore;
   search: MemorySearch;
