@@ -34,6 +34,9 @@ export function defaultConversationId(agentId: AgentId): ConversationId {
   return `${agentId}:conversation-1`;
 }
 
+/** The title of the conversation that holds an agent's messages from before conversations. */
+export const FIRST_CONVERSATION_TITLE = 'First conversation';
+
 /** The conversation a message or summary belongs to (rows of the v1 shape have none). */
 export function conversationOf(row: {
   agentId: AgentId;

@@ -560,12 +560,12 @@ describe('backup limits (issue 20)', () => {
     expect(await other.listAgents()).toEqual([]);
   });
 
-  it('X164 (item 10): a backup of version 0.5 is invalid, not "made by a newer Loci"; version 2 is newer', async () => {
+  it('X164 (item 10): a backup of version 0.5 is invalid, not "made by a newer Loci"; version 3 is newer', async () => {
     const half = await rejected((f) => void (f.version = 0.5));
     expect(half).toMatchObject({ code: 'backup_invalid', path: 'version', written: false });
     const zero = await rejected((f) => void (f.version = 0));
     expect(zero).toMatchObject({ code: 'backup_invalid', path: 'version' });
-    const newer = await rejected((f) => void (f.version = 2));
+    const newer = await rejected((f) => void (f.version = 3));
     expect(newer).toMatchObject({ code: 'backup_unsupported_version', path: 'version' });
   });
 });

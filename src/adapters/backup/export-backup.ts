@@ -51,6 +51,8 @@ export async function readBackupTables(
           agentId === undefined
             ? await db.agents.toArray()
             : await db.agents.where('id').equals(agentId).toArray(),
+        // The agent's conversations (S25); a schema v1 database has none to write.
+        conversations: store.hasConversations ? await owned(db.conversations) : [],
         blocks: await owned(db.blocks),
         blockHistory: await owned(db.blockHistory),
         messages,
@@ -102,7 +104,8 @@ async function backupFile(store: DexieMemoryStore, options: ExportOptions): Prom
 }
 
 /**
- * Exports everything (or one agent) as parts of one versioned JSON text — agents, blocks with
+ * Exports everything (or one agent) as parts of one versioned JSON text — agents, their
+ * conversations, blocks with
  * their full history, messages, summaries, passages with embeddings, documents, turns, steps,
  * settings and message vectors — optionally encrypted with a passphrase (an encrypted backup is
  * one part: AES-GCM seals the whole text at once).

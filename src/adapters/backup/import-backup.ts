@@ -60,7 +60,9 @@ export function readBackupValue(value: unknown): DecodedBackup {
 
 /**
  * Imports a backup: validates the WHOLE file first, then writes it in one transaction. Each
- * agent in the file replaces the agent of the same id (and all it owns); other agents are kept.
+ * agent in the file replaces the agent of the same id (and all it owns, its conversations
+ * included); other agents are kept. A version 1 file's messages land in each agent's "First
+ * conversation" (S25).
  * A full backup also replaces the settings. A bad file throws `backup_invalid`,
  * `backup_unsupported_version` or `backup_wrong_passphrase` and changes nothing.
  */
@@ -80,7 +82,9 @@ export async function writeBackup(
   const t = backup.tables;
   const db = store.db;
   const agentIds = new Set(t.agents.map((a) => a.id));
+  const v2 = store.hasConversations;
   const owned = [
+    ...(v2 ? [db.conversations] : []),
     db.blocks,
     db.blockHistory,
     db.messages,
@@ -95,6 +99,7 @@ export async function writeBackup(
     await db.transaction('rw', db.tables, async () => {
       // An id that belongs to an agent outside the file would be overwritten: refuse instead.
       const clashes: Array<[string, Array<{ id: string; agentId: string }>]> = [
+        ...(v2 ? [['conversations', t.conversations] as [string, typeof t.conversations]] : []),
         ['messages', t.messages],
         ['passages', t.passages],
         ['documents', t.documents],
@@ -121,6 +126,7 @@ export async function writeBackup(
       }
       if (backup.scope.type === 'all') await db.settings.clear();
       await db.agents.bulkPut(t.agents);
+      if (v2) await db.conversations.bulkPut(t.conversations);
       await db.blocks.bulkPut(t.blocks);
       await db.blockHistory.bulkPut(t.blockHistory);
       await db.messages.bulkPut(t.messages.map((m) => ({ ...m, ctx: m.inContext ? 1 : 0 })));

@@ -7,6 +7,7 @@ import type {
   Agent,
   AgentId,
   BlockVersion,
+  Conversation,
   CoreBlock,
   DocumentMeta,
   Message,
@@ -21,8 +22,12 @@ import type { EpochMs } from '../units';
 
 export const BACKUP_FORMAT = 'loci-backup';
 export const ENCRYPTED_FORMAT = 'loci-backup-encrypted';
-/** The version this build writes; it reads versions up to this one. */
-export const BACKUP_VERSION = 1;
+/**
+ * The version this build writes; it reads versions up to this one. 2: the `conversations` table
+ * (S25, ADR 0154); a version 1 file has none and its messages go to each agent's first
+ * conversation.
+ */
+export const BACKUP_VERSION = 2;
 /** OWASP 2023 guidance for PBKDF2-HMAC-SHA-256. */
 export const PBKDF2_ITERATIONS = 600_000;
 /** Iteration counts accepted on import (an attacker-chosen huge count would hang the tab). */
@@ -46,6 +51,8 @@ export interface BackupVectors {
 /** The tables of a backup, in the form they are written to the file. */
 export interface BackupTables {
   agents: Agent[];
+  /** Absent from version 1 files (before conversations). */
+  conversations?: Conversation[];
   blocks: CoreBlock[];
   blockHistory: BlockVersion[];
   messages: Message[];
@@ -71,7 +78,9 @@ export interface DecodedBackup {
   version: number;
   exportedAt: EpochMs;
   scope: BackupScope;
-  tables: Omit<BackupTables, 'passages' | 'vectors'> & {
+  tables: Omit<BackupTables, 'conversations' | 'passages' | 'vectors'> & {
+    /** Every conversation its messages and summaries name (made for a version 1 file). */
+    conversations: Conversation[];
     passages: Passage[];
     vectors: Array<Omit<BackupVectors, 'data'> & { data: Float32Array }>;
   };

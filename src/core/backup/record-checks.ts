@@ -6,6 +6,7 @@ import type {
   Agent,
   BlockSource,
   BlockVersion,
+  Conversation,
   CoreBlock,
   DocumentMeta,
   Message,
@@ -101,6 +102,14 @@ export const blockCheck: Check<CoreBlock> = obj<CoreBlock>({
   readOnly: bool,
   updatedAt: time,
   version: num({ min: 1, max: LIMITS.counter, integer: true }),
+});
+
+export const conversationCheck: Check<Conversation> = obj<Conversation>({
+  id,
+  agentId: id,
+  title: name,
+  createdAt: time,
+  updatedAt: time,
 });
 
 const untrustedRead: Check<UntrustedRead> = obj<UntrustedRead>({

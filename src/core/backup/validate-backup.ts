@@ -1,3 +1,10 @@
+import {
+  conversationOf,
+  defaultConversationId,
+  FIRST_CONVERSATION_TITLE,
+  type Conversation,
+  type ConversationId,
+} from '../model';
 import { err, ok, type Result } from '../result';
 import { bytesToFloat32, decodeBase64 } from './base64';
 import {
@@ -9,11 +16,12 @@ import {
   type BackupTables,
   type DecodedBackup,
 } from './backup-format';
-import { arr, CheckFailure, fail, num, obj, oneOf, str, tagged, type Check } from './checks';
+import { arr, CheckFailure, fail, num, obj, oneOf, opt, str, tagged, type Check } from './checks';
 import {
   agentCheck,
   blockCheck,
   blockVersionCheck,
+  conversationCheck,
   documentCheck,
   LIMITS,
   messageCheck,
@@ -29,6 +37,7 @@ const rows = <T>(check: Check<T>) => arr(check, { max: LIMITS.rowsPerTable });
 
 const tablesCheck: Check<BackupTables> = obj<BackupTables>({
   agents: rows(agentCheck),
+  conversations: opt(rows(conversationCheck)),
   blocks: rows(blockCheck),
   blockHistory: rows(blockVersionCheck),
   messages: rows(messageCheck),
@@ -106,6 +115,86 @@ function sameAgent<T extends { agentId: string }>(
   });
 }
 
+type ConversationRow = { agentId: string; conversationId?: ConversationId; at: number };
+
+/**
+ * The conversations of the file, checked (S25, S26): each belongs to an agent of the file, and
+ * every message and summary names a conversation of its own agent. A version 1 file has no
+ * table: each agent gets its first conversation ("First conversation", as the schema v2
+ * upgrade makes), and a conversation a row names is made for that row's agent.
+ */
+function checkConversations(
+  file: BackupFile,
+  agents: Set<string>,
+  p: (name: keyof BackupTables) => string,
+): Conversation[] {
+  const t = file.tables;
+  const named: Array<[string, readonly ConversationRow[]]> = [
+    [p('messages'), t.messages],
+    [p('summaries'), t.summaries],
+  ];
+  if (t.conversations === undefined) {
+    if (file.version >= 2) fail(p('conversations'), 'is missing');
+    const made = new Map<ConversationId, Conversation>();
+    for (const agent of t.agents) {
+      const id = defaultConversationId(agent.id);
+      made.set(id, {
+        id,
+        agentId: agent.id,
+        title: FIRST_CONVERSATION_TITLE,
+        createdAt: agent.createdAt,
+        updatedAt: agent.createdAt,
+      });
+    }
+    for (const [path, list] of named) {
+      list.forEach((row, i) => {
+        const id = conversationOf(row);
+        const found = made.get(id);
+        if (!found) {
+          made.set(id, {
+            id,
+            agentId: row.agentId,
+            title:
+              id === defaultConversationId(row.agentId) ? FIRST_CONVERSATION_TITLE : 'Conversation',
+            createdAt: row.at,
+            updatedAt: row.at,
+          });
+        } else if (found.agentId !== row.agentId) {
+          fail(
+            `${path}[${i}].conversationId`,
+            `names conversation "${id}" of agent "${found.agentId}", not of its own agent "${row.agentId}"`,
+          );
+        } else {
+          found.createdAt = Math.min(found.createdAt, row.at);
+          found.updatedAt = Math.max(found.updatedAt, row.at);
+        }
+      });
+    }
+    return [...made.values()];
+  }
+  const list = t.conversations;
+  unique(list, p('conversations'), (c) => c.id, 'conversation id');
+  references(list, p('conversations'), 'agentId', agents, 'the agent');
+  const owner = new Map(list.map((c) => [c.id, c.agentId]));
+  for (const [path, rowsOf] of named) {
+    rowsOf.forEach((row, i) => {
+      const id = conversationOf(row);
+      const agent = owner.get(id);
+      if (agent === undefined)
+        fail(
+          `${path}[${i}].conversationId`,
+          `refers to conversation "${id}", which is not in the file`,
+        );
+      if (agent !== row.agentId)
+        fail(
+          `${path}[${i}].conversationId`,
+          `names conversation "${id}" of agent "${agent}", not of its own agent "${row.agentId}"`,
+        );
+    });
+  }
+  return list;
+}
+
 function decodeFloats(text: string, expected: number, path: string): Float32Array {
   const bytes = decodeBase64(text);
   const floats = bytes ? bytesToFloat32(bytes) : null;
@@ -180,6 +269,7 @@ function checkReferences(file: BackupFile): DecodedBackup {
   sameAgent(t.steps, p('steps'), 'turnId', turnAgent, 'turn');
   unique(t.steps, p('steps'), (s) => JSON.stringify([s.turnId, s.step]), 'turn and step');
   unique(t.settings, p('settings'), (s) => s.key, 'setting key');
+  const conversations = checkConversations(file, agents, p);
 
   const passages = t.passages.map((x, i) => {
     const path = `${p('passages')}[${i}]`;
@@ -212,14 +302,23 @@ function checkReferences(file: BackupFile): DecodedBackup {
     version: file.version,
     exportedAt: file.exportedAt,
     scope: file.scope,
-    tables: { ...t, passages, vectors },
+    tables: {
+      ...t,
+      conversations,
+      // Every row names its conversation, as the v2 store writes it (a v1 row has none).
+      messages: t.messages.map((m) => ({ ...m, conversationId: conversationOf(m) })),
+      summaries: t.summaries.map((x) => ({ ...x, conversationId: conversationOf(x) })),
+      passages,
+      vectors,
+    },
   };
 }
 
 /**
  * Validates a whole parsed backup before anything is written: format and version, every field's
  * type and size, unique ids, references (every record's agent, documents of passages, turns of
- * steps, trigger messages of turns, ids of vectors) and embedding lengths against the declared
+ * steps, trigger messages of turns, ids of vectors, the conversation of each message and
+ * summary) and embedding lengths against the declared
  * dimension. Returns the decoded backup, or the first problem with its JSON path.
  */
 export function validateBackup(value: unknown): Result<DecodedBackup, BackupProblem> {

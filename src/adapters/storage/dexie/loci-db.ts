@@ -13,7 +13,7 @@ import type {
   TurnRecord,
   AgentId,
 } from '../../../core/model';
-import { defaultConversationId } from '../../../core/model';
+import { defaultConversationId, FIRST_CONVERSATION_TITLE } from '../../../core/model';
 import type { VectorKind } from '../../../core/ports/vector-index';
 
 /**
@@ -80,7 +80,7 @@ export const SCHEMA_VERSIONS: readonly SchemaVersion[] = [
 ];
 
 /** The title of the conversation the v2 upgrade makes for an agent's v1 messages. */
-export const FIRST_CONVERSATION_TITLE = 'First conversation';
+export { FIRST_CONVERSATION_TITLE };
 
 /**
  * v1 → v2: one conversation per agent (and per agent id that only messages or summaries name),
