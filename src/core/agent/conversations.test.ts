@@ -286,10 +286,15 @@ describe.each([
         })
       ).hits.map((h) => h.text);
     expect(await hits()).toEqual([]);
+    // Still gone after the indexes are loaded again from the store (the next start).
+    await world.search.loadAgent(world.agentId);
+    expect(await hits()).toEqual([]);
     await say(world, 'Where does Ingrid live?', TRIP);
     expect(memoriesText(world.requests.at(-1) as CompletionRequest)).not.toContain('Bergen');
 
     await restoreConversation(world.deps, deleted);
+    expect(await hits()).toContain('My sister Ingrid lives in Bergen.');
+    await world.search.loadAgent(world.agentId);
     expect(await hits()).toContain('My sister Ingrid lives in Bergen.');
     await say(world, 'Tell me again where Ingrid lives?', TRIP);
     expect(memoriesText(world.requests.at(-1) as CompletionRequest)).toContain(
