@@ -134,6 +134,24 @@ async function setup(embedder: Embedder | null = fakeEmbedder()) {
 const EMPTY = { passages: 0, documents: 0, messages: 0, indexed: 0 };
 
 describe('ingestDocument', () => {
+  it('A22: the "document imported" event goes to the conversation it was imported from; its passages are the agent’s', async () => {
+    const { store, deps, find } = await setup(null);
+    await store.apply({
+      conversations: [
+        { id: 'conv-b', agentId: AGENT, title: 'Reading', createdAt: NOW, updatedAt: NOW },
+      ],
+    });
+    const outcome = await ingestDocument(deps, AGENT, textSource(longText), {
+      conversationId: 'conv-b',
+    });
+    if (outcome.type !== 'imported') throw new Error(outcome.type);
+    const queue = (id: string) =>
+      store.queryMessages(AGENT, { conversationId: id, inContext: true });
+    expect((await queue('conv-b')).map((m) => m.id)).toEqual([outcome.event.id]);
+    expect(await queue(`${AGENT}:conversation-1`)).toEqual([]);
+    expect((await find('harbour')).length).toBeGreaterThan(0);
+  });
+
   it('U160: without an embedding model a document imports, is found by its words, and is embedded once a model is chosen', async () => {
     const { store, deps, find } = await setup(null);
     const progress: IngestProgress[] = [];

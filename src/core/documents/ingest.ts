@@ -1,5 +1,13 @@
 import { AppError } from '../errors';
-import type { AgentId, DocumentId, DocumentMeta, Message, Passage, PassageId } from '../model';
+import type {
+  AgentId,
+  ConversationId,
+  DocumentId,
+  DocumentMeta,
+  Message,
+  Passage,
+  PassageId,
+} from '../model';
 import type { Clock, IdSource } from '../ports/clock';
 import type { Embedder } from '../ports/embedder';
 import type { MemorySearch } from '../ports/memory-search';
@@ -67,6 +75,11 @@ export interface IngestOptions {
    * import runs on a UI thread, so each commit is a short task (ADR 0050).
    */
   commitEvery?: number;
+  /**
+   * The conversation whose queue gets the "document imported" event (the one the user imported
+   * it from); absent: the agent's first. The passages are the agent's, searchable from all (A22).
+   */
+  conversationId?: ConversationId;
 }
 
 /** Chunks produced between two `yieldToHost` calls while chunking. */
@@ -148,6 +161,7 @@ export async function ingestDocument(
     const event: NewMessage = {
       id: ids.next('msg'),
       agentId,
+      ...(options.conversationId !== undefined ? { conversationId: options.conversationId } : {}),
       role: 'event',
       text,
       at,
