@@ -95,6 +95,19 @@ export class InMemoryStore implements MemoryStore {
         this.messages.has(id) || (changes.messages ?? []).some((message) => message.id === id);
       if (!known) return Promise.reject(new AppError('not_found', `No message ${id}.`));
     }
+    // As the Dexie store: a row in another agent's conversation aborts the whole change set.
+    const owners = new Map([...this.conversations].map(([id, c]) => [id, c.agentId]));
+    for (const c of changes.conversations ?? []) owners.set(c.id, c.agentId);
+    for (const row of [...(changes.messages ?? []), ...(changes.summaries ?? [])]) {
+      const owner = owners.get(conversationOf(row));
+      if (owner !== undefined && owner !== row.agentId)
+        return Promise.reject(
+          new AppError(
+            'invalid_argument',
+            `Conversation "${conversationOf(row)}" belongs to another agent; nothing was saved.`,
+          ),
+        );
+    }
     this.applyCount += 1;
     for (const agent of changes.agents ?? []) this.agents.set(agent.id, clone(agent));
     for (const c of changes.conversations ?? []) this.conversations.set(c.id, clone(c));

@@ -193,6 +193,30 @@ describe.each([
     expect(await world.store.countMessages(world.agentId)).toBe(before);
   });
 
+  it('S23: the store refuses a message in another agent’s conversation, writing nothing of the change set', async () => {
+    const world = await makeWorld(chat);
+    await twoConversations(world);
+    const before = await world.store.countMessages('agent-2');
+    const message = {
+      agentId: 'agent-2',
+      conversationId: FAMILY,
+      role: 'user' as const,
+      text: 'not yours',
+      at: 1,
+      inContext: true,
+      tokens: 2,
+    };
+    await expect(
+      world.store.apply({
+        messages: [
+          { ...message, id: 'ok-1', conversationId: 'agent-2:conversation-1' },
+          { ...message, id: 'bad-1' },
+        ],
+      }),
+    ).rejects.toMatchObject({ code: 'invalid_argument' });
+    expect(await world.store.countMessages('agent-2')).toBe(before);
+  });
+
   it('A22: a new conversation starts with core memory and an empty queue', async () => {
     const world = await makeWorld(chat);
     await twoConversations(world);
