@@ -12,6 +12,7 @@ import { DexieMemoryStore, LociDb, openMemoryStore } from '../storage/dexie';
 import { sampleAgent, sampleBlock, sampleMessage } from '../storage/dexie/sample-records';
 import { exportBackup, readBackupTables } from './export-backup';
 import { importBackup } from './import-backup';
+import { importBackupFile } from './read-backup-blob';
 
 const stores: DexieMemoryStore[] = [];
 afterEach(() => stores.splice(0).forEach((s) => s.close()));
@@ -118,6 +119,11 @@ describe('backups with conversations (S25, S26)', () => {
     ]);
     expect((await target.latestSummary('a', 'a-trip'))?.text).toBe('Trip talk.');
     expect((await target.latestSummary('a', 'a-family'))?.text).toBe('Family talk.');
+
+    // The same file read as a stream, record by record (X171), brings the same conversations.
+    const streamed = await fresh();
+    await importBackupFile(streamed, new Blob([text]), {}, 0);
+    expect(await readBackupTables(streamed)).toEqual(await readBackupTables(source));
   });
 
   it('S25: a one-agent backup holds that agent’s conversations only; importing it replaces them', async () => {
