@@ -295,6 +295,7 @@ async function bootMemory(): Promise<MemoryServices> {
   });
   session = new ChatSession({
     store,
+    search,
     lock,
     highlights,
     modelReady: () => models.state.loaded !== null,

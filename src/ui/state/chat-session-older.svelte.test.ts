@@ -22,6 +22,7 @@ describe('ChatSession, long histories', () => {
     await store.apply({ messages: [1, 2, 3, 4, 5].map(message) });
     const session = new ChatSession({
       store,
+      search: { removeMessages: () => Promise.resolve(), indexMessages: () => Promise.resolve() },
       lock: new MemoryTurnLock(),
       modelReady: () => true,
       run: () => Promise.reject(new Error('no turn runs in this test')),

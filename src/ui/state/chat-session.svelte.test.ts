@@ -48,6 +48,7 @@ async function setup(options: { modelReady?: boolean } = {}) {
   });
   const session = new ChatSession({
     store,
+    search: { removeMessages: () => Promise.resolve(), indexMessages: () => Promise.resolve() },
     lock: new MemoryTurnLock(),
     modelReady: () => options.modelReady ?? true,
     run: (agentId, trigger, opts) => {

@@ -9,20 +9,29 @@ import { liveQuery, type Subscription } from 'dexie';
 import type { ContextPlan } from '../../core/context/plan-context';
 import type { Pressure } from '../../core/context/queue-manager';
 import type { TurnEvent, TurnOutcome, TurnTrigger } from '../../core/agent/turn-events';
+import {
+  deleteMessages,
+  restoreMessages,
+  type DeleteMessagesDeps,
+  type DeletedMessages,
+} from '../../core/agent/delete-messages';
 import { AppError, type ErrorCode } from '../../core/errors';
-import type {
-  AgentId,
-  Message,
-  StepRecord,
-  StopReason,
-  TurnId,
-  TurnRecord,
+import {
+  defaultConversationId,
+  type AgentId,
+  type Message,
+  type MessageId,
+  type StepRecord,
+  type StopReason,
+  type TurnId,
+  type TurnRecord,
 } from '../../core/model';
 import type { MemoryStore } from '../../core/ports/memory-store';
 import type { TurnLock } from '../../core/ports/turn-lock';
 import { describeStep, type StepSummary } from '../components/chat/describe-step';
 import { errorCopy, type ErrorCopy } from '../error-copy';
 import { highlightKey } from './highlights.svelte';
+import { latestTurn, type LatestTurn } from './message-actions';
 
 /** Runs one turn of an agent (main.ts wraps the core's `runTurn` with its deps). */
 export type TurnRunner = (
@@ -38,6 +47,8 @@ export interface HighlightSink {
 
 export interface ChatSessionDeps {
   store: MemoryStore;
+  /** Deleting a message takes it out of search too, and Undo puts it back (U185, ADR 0143). */
+  search: DeleteMessagesDeps['search'];
   run: TurnRunner;
   lock: TurnLock;
   /** Whether a chat model is loaded (the chat says "go to Models" when not). */
@@ -67,6 +78,13 @@ export interface ChatError extends ErrorCopy {
   code: ErrorCode | StopReason;
   /** The turn to retry, when retrying makes sense. */
   retryTurnId: TurnId | null;
+}
+
+/** A delete that "Undo" can still take back (U185). */
+export interface UndoableDelete {
+  deleted: DeletedMessages;
+  /** Some of it had left the context window: the summary may still mention it (ADR 0143). */
+  summarised: boolean;
 }
 
 /** Copy for stop reasons that are not faults but still end a turn without a finished reply. */
@@ -128,6 +146,10 @@ export class ChatSession {
   error = $state.raw<ChatError | null>(null);
   /** True when another tab is running this agent right now. */
   busyElsewhere = $state(false);
+  /** True while a delete, Undo, edit or regenerate changes the stored messages. */
+  changing = $state(false);
+  /** The last delete, until Undo, the next delete or the next turn (U185). */
+  undoable = $state.raw<UndoableDelete | null>(null);
 
   private subscription: Subscription | null = null;
   private stepsSubscription: Subscription | null = null;
@@ -152,6 +174,16 @@ export class ChatSession {
     return this.deps.modelReady();
   }
 
+  /** Where "Edit" and "Regenerate" are offered: on the latest turn only (U183, U184). */
+  get latest(): LatestTurn | null {
+    return latestTurn(this.messages, this.turns);
+  }
+
+  /** Whether delete, edit and regenerate can run now: not while a turn runs here or elsewhere. */
+  get canChange(): boolean {
+    return this.agentId !== null && !this.running && !this.busyElsewhere && !this.changing;
+  }
+
   /** Interrupted turns, newest first (each can be retried). */
   get interrupted(): TurnRecord[] {
     return Object.values(this.turns)
@@ -169,6 +201,7 @@ export class ChatSession {
     this.steps = {};
     this.lastPlan = null;
     this.error = null;
+    this.undoable = null;
     this.loaded = false;
     this.olderCount = 0;
     this.shownLimit = this.windowSize;
@@ -320,6 +353,131 @@ export class ChatSession {
     this.error = null;
   }
 
+  /**
+   * Deletes one message from the store, search and the context window (U185); "Undo" can bring
+   * it back until the next delete or turn.
+   */
+  async deleteMessage(id: MessageId): Promise<void> {
+    const agentId = this.agentId;
+    if (!agentId || !this.canChange) return;
+    const deleted = await this.change(agentId, () => deleteMessages(this.deps, agentId, [id]));
+    if (deleted && deleted.messages.length > 0) {
+      this.undoable = { deleted, summarised: deleted.messages.some((m) => !m.inContext) };
+      this.deps.highlights?.mark(highlightKey.queue());
+    }
+  }
+
+  /** Puts the last deleted message back whole, searchable again (U185). */
+  async undoDelete(): Promise<void> {
+    const undo = this.undoable;
+    const agentId = this.agentId;
+    if (!undo || !agentId || undo.deleted.agentId !== agentId || !this.canChange) return;
+    const done = await this.change(agentId, async () => {
+      await restoreMessages(this.deps, undo.deleted);
+      return true;
+    });
+    if (done) {
+      this.undoable = null;
+      this.deps.highlights?.mark(highlightKey.queue());
+    }
+  }
+
+  dismissUndo(): void {
+    this.undoable = null;
+  }
+
+  /**
+   * Edit-and-resend (U183, ADR 0104): deletes the latest user message and everything after it,
+   * then sends `text` as a new turn. When the new turn cannot start (no model, another tab has
+   * the agent), the deleted messages are put back and false is returned, so nothing is lost.
+   */
+  async editAndResend(id: MessageId, text: string): Promise<boolean> {
+    const trimmed = text.trim();
+    const agentId = this.agentId;
+    const latest = this.latest;
+    if (trimmed === '' || !agentId || !this.canChange || latest?.editId !== id) return false;
+    if (!this.deps.modelReady()) {
+      this.setError(new AppError('model_not_loaded', 'No chat model is loaded.'), null);
+      return false;
+    }
+    return this.replace(agentId, latest.trigger, latest.trigger.seq, {
+      type: 'user_message',
+      text: trimmed,
+    });
+  }
+
+  /**
+   * Regenerate (U184, ADR 0104): deletes the latest turn's reply and its tool steps, then runs
+   * the turn again for the same message. Put back when the new turn cannot start.
+   */
+  async regenerate(id: MessageId): Promise<boolean> {
+    const agentId = this.agentId;
+    const latest = this.latest;
+    if (!agentId || !this.canChange || latest?.regenerateId !== id) return false;
+    if (!this.deps.modelReady()) {
+      this.setError(new AppError('model_not_loaded', 'No chat model is loaded.'), null);
+      return false;
+    }
+    return this.replace(agentId, latest.trigger, latest.trigger.seq + 1, {
+      type: 'retry',
+      turnId: latest.turnId,
+    });
+  }
+
+  /**
+   * Deletes the messages of `latest`'s conversation from `fromSeq` on (the latest turn's), then
+   * runs `trigger`; puts them back if the turn never starts.
+   */
+  private async replace(
+    agentId: AgentId,
+    latest: Message,
+    fromSeq: number,
+    trigger: TurnTrigger,
+  ): Promise<boolean> {
+    this.undoable = null;
+    const deleted = await this.change(agentId, async () => {
+      const after = await this.deps.store.queryMessages(agentId, { fromSeq });
+      const conversation = (m: Message) => m.conversationId ?? defaultConversationId(m.agentId);
+      const ids = after.filter((m) => conversation(m) === conversation(latest)).map((m) => m.id);
+      return deleteMessages(this.deps, agentId, ids);
+    });
+    if (!deleted || this.agentId !== agentId) return false;
+    const started = await this.runTrigger(trigger);
+    if (!started && deleted.messages.length > 0) {
+      try {
+        await restoreMessages(this.deps, deleted);
+      } catch (error) {
+        console.error('putting the messages back failed', error);
+      }
+    }
+    return started;
+  }
+
+  /**
+   * Runs a change of the stored messages under the agent's turn lock (X5), so it never races a
+   * turn in another tab. Resolves with its result, or null (error shown) when it could not run.
+   */
+  private async change<T>(agentId: AgentId, work: () => Promise<T>): Promise<T | null> {
+    this.changing = true;
+    try {
+      const release = await this.deps.lock.acquire(agentId);
+      if (!release) {
+        this.setError(new AppError('agent_busy', 'This agent is running in another tab.'), null);
+        return null;
+      }
+      try {
+        return await work();
+      } finally {
+        await release();
+      }
+    } catch (error) {
+      this.setError(error, null);
+      return null;
+    } finally {
+      this.changing = false;
+    }
+  }
+
   /** Runs a turn; true when its trigger was stored (a turn record exists), false otherwise. */
   private async runTrigger(trigger: TurnTrigger): Promise<boolean> {
     const agentId = this.agentId;
@@ -329,6 +487,9 @@ export class ChatSession {
     this.running = true;
     this.busyElsewhere = false;
     this.error = null;
+    // A new turn makes the last delete final: restoring it behind newer messages would put an
+    // old message back into a window that has moved on (ADR 0104).
+    this.undoable = null;
     this.streamingText = '';
     this.liveSteps = [];
     this.runningTurnId = trigger.type === 'retry' ? trigger.turnId : null;

@@ -81,4 +81,29 @@ describe('chatItems', () => {
     expect(items.map((i) => i.type)).toEqual(['message', 'steps', 'steps', 'message', 'note']);
     expect(items[2]).toMatchObject({ turnId: 't9', ending: 'ok', canRetry: false });
   });
+
+  it('U184: a regenerated turn shows no steps; an interrupted one that was retried still does', () => {
+    const user = msg({ role: 'user', turnId: 't1' });
+    const newReply = msg({
+      role: 'assistant',
+      turnId: 't2',
+      toolCall: { name: 'send_message', arguments: {} },
+    });
+    const regenerated = chatItems(
+      [user, newReply],
+      { t1: turn('t1', user.id), t2: turn('t2', user.id) },
+      {},
+    );
+    expect(
+      regenerated.map((i) => (i.type === 'steps' ? `steps ${i.turnId}` : i.message.id)),
+    ).toEqual([user.id, 'steps t2', newReply.id]);
+    const retried = chatItems(
+      [user, newReply],
+      { t1: turn('t1', user.id, { status: 'interrupted' }), t2: turn('t2', user.id) },
+      {},
+    );
+    expect(
+      retried.filter((i) => i.type === 'steps').map((i) => i.type === 'steps' && i.turnId),
+    ).toEqual(['t1', 't2']);
+  });
 });

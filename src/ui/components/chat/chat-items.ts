@@ -3,7 +3,9 @@
  * and `send_message` replies as bubbles, session and memory-pressure events as small notes, and
  * for each turn one collapsible list of its steps — placed before the turn's first reply, or
  * after its last message when it never replied — with how the turn ended. Tool receipts and
- * non-reply steps are not bubbles: they are the steps.
+ * non-reply steps are not bubbles: they are the steps. A finished turn whose reply was
+ * regenerated (a later turn answers the same message, U184) shows no steps any more: its step
+ * records stay in the store as history.
  */
 import type { Message, StopReason, TurnId, TurnRecord } from '../../../core/model';
 import type { StepView } from '../../state/chat-session.svelte';
@@ -77,6 +79,15 @@ export function chatItems(
   for (const m of messages) if (m.turnId && isReply(m)) replied[m.turnId] = true;
 
   const placed: Record<TurnId, true> = {};
+  for (const turn of Object.values(turns)) {
+    const regenerated = Object.values(turns).some(
+      (later) =>
+        later.id !== turn.id &&
+        later.triggerMessageId === turn.triggerMessageId &&
+        later.startedAt >= turn.startedAt,
+    );
+    if (regenerated && endingOf(turn) === 'ok' && !replied[turn.id]) placed[turn.id] = true;
+  }
   const items: ChatItem[] = [];
   messages.forEach((m, i) => {
     if (m.turnId && isReply(m) && !placed[m.turnId]) {

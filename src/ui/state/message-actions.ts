@@ -1,0 +1,53 @@
+/**
+ * Which messages of the chat offer "Edit" and "Regenerate" (U183–U184, ADR 0104): only the
+ * latest turn's. The latest turn is the newest turn record; its trigger is the message it
+ * answers. "Edit" is on that trigger when the user wrote it, "Regenerate" on the turn's last
+ * reply. A turn still running offers neither.
+ */
+import type { Message, MessageId, TurnId, TurnRecord } from '../../core/model';
+import { isReply } from '../components/chat/chat-items';
+
+export interface LatestTurn {
+  turnId: TurnId;
+  /** The message the turn answers (the user's, or an event's). */
+  trigger: Message;
+  /** The user message "Edit" is offered on; null when the trigger is not the user's. */
+  editId: MessageId | null;
+  /** The reply "Regenerate" is offered on; null when the turn has no reply. */
+  regenerateId: MessageId | null;
+}
+
+/** The newest turn record (by start time; the id breaks a tie). */
+export function newestTurn(turns: Readonly<Record<TurnId, TurnRecord>>): TurnRecord | undefined {
+  let newest: TurnRecord | undefined;
+  for (const turn of Object.values(turns)) {
+    if (
+      !newest ||
+      turn.startedAt > newest.startedAt ||
+      (turn.startedAt === newest.startedAt && turn.id > newest.id)
+    )
+      newest = turn;
+  }
+  return newest;
+}
+
+/** The latest turn and what it offers, or null when there is none to act on. */
+export function latestTurn(
+  messages: readonly Message[],
+  turns: Readonly<Record<TurnId, TurnRecord>>,
+): LatestTurn | null {
+  const turn = newestTurn(turns);
+  if (!turn || turn.status === 'running') return null;
+  const trigger = messages.find((m) => m.id === turn.triggerMessageId);
+  if (!trigger) return null;
+  let regenerateId: MessageId | null = null;
+  for (const m of messages) {
+    if (m.seq > trigger.seq && m.turnId === turn.id && isReply(m)) regenerateId = m.id;
+  }
+  return {
+    turnId: turn.id,
+    trigger,
+    editId: trigger.role === 'user' ? trigger.id : null,
+    regenerateId,
+  };
+}
