@@ -101,7 +101,7 @@ test.describe('message actions', () => {
     await expect(editor).toBeFocused();
     await expect(editor).toHaveValue('And of Spain?');
     await dismissToast(page);
-    await shoot(page, 'message-edit-1280x800');
+    await shoot(page, 'message-edit-spain-1280x800');
     // Escape cancels and gives the text back untouched.
     await editor.press('Escape');
     await expect(last).toContainText('And of Spain?');
@@ -229,6 +229,17 @@ test.describe('message actions', () => {
       ).toBe(true);
       await shoot(page, `message-actions-${size.width}x${size.height}`);
       expect(await seriousViolations(page)).toEqual([]);
+
+      // The inline editor fits the bubble at both sizes.
+      const last = page.getByTestId('user-message').last();
+      await last.getByRole('button', { name: 'Edit message' }).click();
+      await expect(last.getByRole('textbox', { name: 'Edit your message' })).toBeFocused();
+      expect(
+        await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
+      ).toBe(true);
+      await shoot(page, `message-edit-${size.width}x${size.height}`);
+      expect(await seriousViolations(page)).toEqual([]);
+      await last.getByRole('button', { name: 'Cancel' }).click();
 
       await page
         .getByTestId('user-message')
