@@ -27,7 +27,7 @@ function lastUserText(request: CompletionRequest): string {
   return String(users[users.length - 1]?.content ?? '');
 }
 
-async function setup(options: { failNext?: () => boolean } = {}) {
+async function setup(options: { failNext?: () => boolean; hold?: () => Promise<void> } = {}) {
   n += 1;
   let answers = 0;
   const stack = await createRealStack({
@@ -49,9 +49,11 @@ async function setup(options: { failNext?: () => boolean } = {}) {
     search: stack.search,
     lock,
     modelReady: () => true,
-    run: (agentId, trigger, opts) => {
+    run: async (agentId, trigger, opts) => {
       calls.push(trigger);
-      if (options.failNext?.()) return Promise.reject(new Error('the model would not load'));
+      if (options.failNext?.()) throw new Error('the model would not load');
+      // As main.ts may, before the turn starts (loading the agent's model).
+      await options.hold?.();
       return runTurn({ ...stack.deps, lock }, agentId, trigger, opts);
     },
   });
@@ -193,5 +195,38 @@ describe('ChatSession message actions (real store, search and loop)', () => {
     expect(t.session.error).not.toBeNull();
     expect(await t.stack.store.queryMessages(t.stack.agent.id)).toEqual(before);
     expect(await t.found('keep')).toContain('keep me');
+  });
+
+  it('U185: deleting a message that left the window says the summary may still mention it', async () => {
+    const t = await setup();
+    await t.sendAndSettle('an old thing I said');
+    const mine = t.session.messages.find((m) => m.role === 'user')!;
+    await t.stack.store.apply({ inContext: { ids: [mine.id], inContext: false } });
+    await t.session.deleteMessage(mine.id);
+    expect(t.session.undoable?.summarised).toBe(true);
+    await t.session.undoDelete();
+    const [back] = await t.stack.store.getMessages([mine.id]);
+    expect(back?.inContext).toBe(false);
+  });
+
+  it('U186: while a turn runs here, delete, edit and regenerate do nothing', async () => {
+    let release: () => void = () => {};
+    let gate = Promise.resolve();
+    const t = await setup({ hold: () => gate });
+    await t.sendAndSettle('first');
+    const latest = t.session.latest!;
+    gate = new Promise<void>((r) => (release = r));
+    const running = t.session.send('second');
+    expect(t.session.running).toBe(true);
+    expect(t.session.canChange).toBe(false);
+    await t.session.deleteMessage(latest.editId!);
+    expect(await t.session.regenerate(latest.regenerateId!)).toBe(false);
+    expect(await t.session.editAndResend(latest.editId!, 'changed')).toBe(false);
+    expect(t.session.undoable).toBeNull();
+    expect(t.session.running).toBe(true);
+    release();
+    await running;
+    expect(t.session.canChange).toBe(true);
+    expect(await t.stack.store.getMessages([latest.editId!])).toHaveLength(1);
   });
 });
