@@ -17,7 +17,7 @@ import {
 } from '../../core/agent/delete-messages';
 import { AppError, type ErrorCode } from '../../core/errors';
 import {
-  defaultConversationId,
+  conversationOf,
   type AgentId,
   type Message,
   type MessageId,
@@ -437,8 +437,9 @@ export class ChatSession {
     this.undoable = null;
     const deleted = await this.change(agentId, async () => {
       const after = await this.deps.store.queryMessages(agentId, { fromSeq });
-      const conversation = (m: Message) => m.conversationId ?? defaultConversationId(m.agentId);
-      const ids = after.filter((m) => conversation(m) === conversation(latest)).map((m) => m.id);
+      const ids = after
+        .filter((m) => conversationOf(m) === conversationOf(latest))
+        .map((m) => m.id);
       return deleteMessages(this.deps, agentId, ids);
     });
     if (!deleted || this.agentId !== agentId) return false;
