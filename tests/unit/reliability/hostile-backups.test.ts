@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportBackup } from '../../../src/adapters/backup/export-backup';
 import { importBackup } from '../../../src/adapters/backup/import-backup';
 import { importBackupFile } from '../../../src/adapters/backup/read-backup-blob';
-import type { BackupFile } from '../../../src/core/backup/backup-format';
+import { BACKUP_VERSION, type BackupFile } from '../../../src/core/backup/backup-format';
 import { AppError } from '../../../src/core/errors';
 import { openMemoryStore, type DexieMemoryStore } from '../../../src/adapters/storage/dexie';
 import {
@@ -40,7 +40,7 @@ const KINDS: Kind[] = [
   ['a JSON array', () => '[]'],
   ['JSON null', () => 'null'],
   ['wrong format name', (g) => edit(g, (f) => void (f.format = 'loci-backup-x' as never))],
-  ['future version', (g) => edit(g, (f) => void (f.version = 2))],
+  ['future version', (g) => edit(g, (f) => void (f.version = BACKUP_VERSION + 1))],
   ['version as a string', (g) => edit(g, (f) => void (f.version = '1' as never))],
   ['no tables', (g) => edit(g, (f) => void delete (f as Partial<BackupFile>).tables)],
   ['messages not an array', (g) => edit(g, (f) => void (f.tables.messages = {} as never))],
