@@ -137,6 +137,12 @@ const KINDS: ReadonlyArray<{ kind: ResponseKind; regex: RegExp; globs: readonly 
     globs: ['/assets/embed.worker-*'],
   },
   { kind: 'worker', regex: /^\/assets\/pdf\.worker[^/]*\.m?js$/, globs: ['/assets/pdf.worker*'] },
+  // The document worker (X177) reads the file it is handed and fetches nothing.
+  {
+    kind: 'worker',
+    regex: /^\/assets\/document\.worker-[^/]+\.js$/,
+    globs: ['/assets/document.worker-*'],
+  },
   {
     kind: 'service-worker',
     regex: /^\/(?:sw|share-target-sw|workbox-[^/]+)\.js$/,

@@ -12,7 +12,12 @@ import { AppError } from './core/errors';
 import { mount } from 'svelte';
 import './ui/theme.css';
 import App from './ui/App.svelte';
-import { openDocumentSource } from './adapters/documents/open-document-source';
+import {
+  DocumentWorkerClient,
+  documentWorkerConnection,
+  openWorkerDocumentSource,
+} from './adapters/documents/worker-document-source';
+import { RpcClient } from './rpc/rpc-client';
 import { loadBrowserPdfjs } from './adapters/documents/pdfjs-browser';
 import { createEmbedWorkerClients } from './adapters/embed/worker-embedder';
 import {
@@ -252,7 +257,15 @@ async function bootMemory(): Promise<MemoryServices> {
       window: createWindowStrategy(),
     },
   };
-  const documents = new DocumentsState({
+  // Text, Markdown and HTML are read, parsed and chunked in the document worker (X177); where
+  // it cannot start, on the page, and the Documents screen says so (X178).
+  const documentWorker = new DocumentWorkerClient(new RpcClient(documentWorkerConnection()), {
+    onUnavailable: (reason) => {
+      console.warn('the document worker could not start; imports are read on the page', reason);
+      documents.noteReadingOnPage();
+    },
+  });
+  const documents: DocumentsState = new DocumentsState({
     store,
     search,
     embedder,
@@ -260,11 +273,12 @@ async function bootMemory(): Promise<MemoryServices> {
     clock,
     ids,
     open: (file) =>
-      openDocumentSource(file.blob, file.name, {
+      openWorkerDocumentSource(file.blob, file.name, {
         pdfjs: loadBrowserPdfjs,
+        worker: documentWorker,
         ...(file.asText ? { format: 'text' as const } : {}),
       }),
-    // Imports run on the page: yield between slices so it keeps painting (ADR 0055).
+    // The rest of an import runs on the page: yield between slices so it keeps painting (ADR 0055).
     yieldToHost: () => new Promise((r) => setTimeout(r, 0)),
     onImported: askPersistence('document'),
   });

@@ -1,4 +1,21 @@
+import type { ChunkOptions, DocumentChunk } from './chunk';
 import type { ParsedDocument } from './parsed-document';
+
+/** The chunker's sizes without its `measure` (a function cannot cross to a worker). */
+export type ChunkSizes = Omit<ChunkOptions, 'measure'>;
+
+/** How far parsing and chunking is: characters of the document text chunked so far. */
+export interface ParseProgress {
+  doneChars: number;
+  totalChars: number;
+}
+
+/** A document parsed and chunked elsewhere: what the import needs of it, without its text. */
+export interface ChunkedDocument {
+  title: string;
+  mimeType: string;
+  chunks: DocumentChunk[];
+}
 
 /** A read document: its content hash, and a parser for the bytes already read. */
 export interface ReadDocument {
@@ -6,6 +23,16 @@ export interface ReadDocument {
   contentHash: string;
   /** Parses the bytes; rejects with `document_parse_failed` / `document_unsupported`. */
   parse(signal?: AbortSignal): Promise<ParsedDocument>;
+  /**
+   * Parses and chunks off the caller's thread (the document worker, X177), reporting progress
+   * as the chunks arrive. When present the import uses it instead of `parse` and the chunker
+   * (unless a custom `measure` is asked for). Rejects like `parse`, and with `cancelled`.
+   */
+  parseChunked?(
+    sizes: ChunkSizes,
+    onProgress: (progress: ParseProgress) => void,
+    signal?: AbortSignal,
+  ): Promise<ChunkedDocument>;
 }
 
 /**

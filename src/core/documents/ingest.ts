@@ -14,9 +14,19 @@ import type { MemorySearch } from '../ports/memory-search';
 import type { MemoryStore, NewMessage } from '../ports/memory-store';
 import type { Tokenizer } from '../ports/tokenizer';
 import { estimateTokens } from '../tokens/estimate-tokenizer';
-import { iterateChunks, type ChunkOptions, type DocumentChunk } from './chunk';
+import {
+  DEFAULT_CHUNK_OPTIONS,
+  iterateChunks,
+  type ChunkOptions,
+  type DocumentChunk,
+} from './chunk';
 import { documentImportedText } from './document-imported-event';
-import type { DocumentSource } from './document-source';
+import type {
+  ChunkedDocument,
+  DocumentSource,
+  ParseProgress,
+  ReadDocument,
+} from './document-source';
 import { embedInBatches } from './embed-in-batches';
 import { joinHeadingPath, passageEmbeddingText } from './passage-embedding-text';
 import { documentTitle } from './parsed-document';
@@ -41,9 +51,11 @@ export interface IngestDeps {
   yieldToHost?: () => Promise<void>;
 }
 
-/** Progress of one document, in stage order: read → chunked → embedded x/N → indexed. */
+/** Progress of one document, in stage order: read → parsed → chunked → embedded x/N → indexed. */
 export type IngestProgress =
   | { type: 'reading'; loadedBytes: number; totalBytes: number }
+  /** Characters of the document text chunked so far (X179). */
+  | { type: 'parsing'; doneChars: number; totalChars: number }
   | { type: 'chunked'; passages: number }
   | { type: 'embedding'; done: number; total: number }
   | { type: 'indexed'; documentId: DocumentId; passages: number };
@@ -84,6 +96,8 @@ export interface IngestOptions {
 
 /** Chunks produced between two `yieldToHost` calls while chunking. */
 const CHUNKS_PER_SLICE = 16;
+/** Passages built between two `yieldToHost` calls. */
+const PASSAGES_PER_SLICE = 2_048;
 /** Passages handed to the search indexes at a time (the lexical index adds synchronously). */
 const INDEX_BATCH = 64;
 
@@ -120,36 +134,44 @@ export async function ingestDocument(
     const existing = await store.findDocumentByHash(agentId, read.contentHash);
     if (existing !== undefined) return { type: 'duplicate', document: existing };
 
-    const whole = await read.parse(signal);
-    const parsed = { ...whole, title: documentTitle(whole.title) };
-    if (aborted()) return { type: 'cancelled' };
-    const chunks = await collectChunks(parsed, options.chunk, deps.yieldToHost, aborted);
-    if (chunks === null) return { type: 'cancelled' };
+    const onParse = (p: ParseProgress): void => onProgress?.({ type: 'parsing', ...p });
+    const prepared = await parseAndChunk(read, options.chunk, onParse, deps.yieldToHost, signal);
+    if (prepared === null || aborted()) return { type: 'cancelled' };
+    const { title, mimeType, chunks } = prepared;
     if (chunks.length === 0) {
-      throw new AppError('document_parse_failed', `“${parsed.title}” contains no text to import.`);
+      throw new AppError('document_parse_failed', `“${title}” contains no text to import.`);
     }
     onProgress?.({ type: 'chunked', passages: chunks.length });
 
-    const headings = chunks.map((c) => joinHeadingPath(c.headingPath));
-    const texts = chunks.map((c, k) => passageEmbeddingText(parsed.title, headings[k], c.text));
     const at = clock.now();
     const documentId = ids.next('doc');
-    const passages: Passage[] = chunks.map((c, k) => ({
-      id: ids.next('psg'),
-      agentId,
-      text: c.text,
-      source: documentSourceOf(documentId, c, headings[k]),
-      tags: [],
-      at,
-      embedding: null,
-      embeddingModel: embedder?.modelId ?? null,
-      dimension: embedder?.dimension ?? 0,
-    }));
+    const texts: string[] = [];
+    const passages: Passage[] = [];
+    // In slices: a one-line 50 MB file is ~75,000 passages (X177).
+    for (const [k, c] of chunks.entries()) {
+      const heading = joinHeadingPath(c.headingPath);
+      texts.push(passageEmbeddingText(title, heading, c.text));
+      passages.push({
+        id: ids.next('psg'),
+        agentId,
+        text: c.text,
+        source: documentSourceOf(documentId, c, heading),
+        tags: [],
+        at,
+        embedding: null,
+        embeddingModel: embedder?.modelId ?? null,
+        dimension: embedder?.dimension ?? 0,
+      });
+      if ((k + 1) % PASSAGES_PER_SLICE === 0) {
+        await deps.yieldToHost?.();
+        if (aborted()) return { type: 'cancelled' };
+      }
+    }
     const document: DocumentMeta = {
       id: documentId,
       agentId,
-      title: parsed.title,
-      mimeType: parsed.mimeType,
+      title,
+      mimeType,
       bytes: source.bytes,
       contentHash: read.contentHash,
       status: 'indexed',
@@ -157,7 +179,7 @@ export async function ingestDocument(
       embedded: embedder === null ? 0 : passages.length,
       at,
     };
-    const text = documentImportedText(parsed.title, passages.length);
+    const text = documentImportedText(title, passages.length);
     const event: NewMessage = {
       id: ids.next('msg'),
       agentId,
@@ -305,20 +327,48 @@ async function undo(deps: IngestDeps, plan: CommitPlan, written: boolean): Promi
   return { type: 'cancelled' };
 }
 
+/**
+ * The document's title, type and chunks: from the source's own `parseChunked` (the document
+ * worker) when it has one and the default measure is asked for, else parsed and chunked here in
+ * slices. Null when cancelled.
+ */
+async function parseAndChunk(
+  read: ReadDocument,
+  chunkOptions: Partial<ChunkOptions> | undefined,
+  onParse: (progress: ParseProgress) => void,
+  yieldToHost: (() => Promise<void>) | undefined,
+  signal: AbortSignal | undefined,
+): Promise<ChunkedDocument | null> {
+  if (read.parseChunked !== undefined && chunkOptions?.measure === undefined) {
+    const { measure: _defaultMeasure, ...defaults } = DEFAULT_CHUNK_OPTIONS;
+    const done = await read.parseChunked({ ...defaults, ...chunkOptions }, onParse, signal);
+    return { ...done, title: documentTitle(done.title) };
+  }
+  const whole = await read.parse(signal);
+  if (signal?.aborted) return null;
+  const parsed = { ...whole, title: documentTitle(whole.title) };
+  const chunks = await collectChunks(parsed, chunkOptions, yieldToHost, signal, onParse);
+  return chunks === null ? null : { title: parsed.title, mimeType: parsed.mimeType, chunks };
+}
+
 async function collectChunks(
   parsed: Parameters<typeof iterateChunks>[0],
   options: Partial<ChunkOptions> | undefined,
   yieldToHost: (() => Promise<void>) | undefined,
-  aborted: () => boolean,
+  signal: AbortSignal | undefined,
+  onParse: (progress: ParseProgress) => void,
 ): Promise<DocumentChunk[] | null> {
   const chunks: DocumentChunk[] = [];
+  const totalChars = parsed.text.length;
   for (const chunk of iterateChunks(parsed, options)) {
     chunks.push(chunk);
     if (chunks.length % CHUNKS_PER_SLICE === 0) {
+      onParse({ doneChars: chunk.end, totalChars });
       await yieldToHost?.();
-      if (aborted()) return null;
+      if (signal?.aborted) return null;
     }
   }
+  onParse({ doneChars: totalChars, totalChars });
   return chunks;
 }
 

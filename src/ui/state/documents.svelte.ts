@@ -28,6 +28,8 @@ export const PAGE_COMMIT_EVERY = 256;
 export type ImportStage =
   | { type: 'queued' }
   | { type: 'reading'; loadedBytes: number; totalBytes: number }
+  /** Parsing and splitting into passages: characters done of the text (X179). */
+  | { type: 'parsing'; doneChars: number; totalChars: number }
   | { type: 'chunked'; passages: number }
   | { type: 'embedding'; done: number; total: number }
   | { type: 'indexing'; passages: number }
@@ -118,6 +120,11 @@ export class DocumentsState {
   reembedding = $state.raw<Record<DocumentId, ReembedProgress>>({});
   /** The last delete or re-embed failure, shown above the library. */
   error = $state.raw<ReturnType<typeof describeError> | null>(null);
+  /**
+   * True once the document worker could not start: files are then read on this page, and a
+   * large one may pause the screen (X178). The screen says so.
+   */
+  readingOnPage = $state(false);
 
   // Not state: nothing renders from the controllers.
   // eslint-disable-next-line svelte/prefer-svelte-reactivity
@@ -286,6 +293,10 @@ export class DocumentsState {
               case 'reading':
                 this.update(jobId, p);
                 return;
+              case 'parsing':
+                // A whole-percent step at most: every update re-renders the list.
+                if (this.percentChanged(jobId, p)) this.update(jobId, p);
+                return;
               case 'chunked':
                 this.update(jobId, p);
                 return;
@@ -325,6 +336,18 @@ export class DocumentsState {
       this.controllers.delete(jobId);
       await release?.();
     }
+  }
+
+  /** Tells the screen that imports are read on the page (the document worker cannot start). */
+  noteReadingOnPage(): void {
+    this.readingOnPage = true;
+  }
+
+  private percentChanged(jobId: string, p: { doneChars: number; totalChars: number }): boolean {
+    const stage = this.jobs.find((j) => j.id === jobId)?.stage;
+    if (stage?.type !== 'parsing') return true;
+    const percent = (done: number, total: number) => Math.floor((100 * done) / Math.max(1, total));
+    return percent(stage.doneChars, stage.totalChars) !== percent(p.doneChars, p.totalChars);
   }
 
   private update(jobId: string, stage: ImportStage): void {

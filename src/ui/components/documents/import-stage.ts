@@ -1,12 +1,17 @@
 import type { ImportStage } from '../../state/documents.svelte';
 
-/** How far an import is, 0…1, for its progress bar: reading 10 %, embedding most of the rest. */
+/**
+ * How far an import is, 0…1, for its progress bar: reading 10 %, parsing and splitting 5 %,
+ * embedding most of the rest.
+ */
 export function stageFraction(stage: ImportStage): number {
   switch (stage.type) {
     case 'queued':
       return 0;
     case 'reading':
       return stage.totalBytes > 0 ? (0.1 * stage.loadedBytes) / stage.totalBytes : 0.1;
+    case 'parsing':
+      return 0.1 + (stage.totalChars > 0 ? (0.05 * stage.doneChars) / stage.totalChars : 0);
     case 'chunked':
       return 0.15;
     case 'embedding':
@@ -30,6 +35,10 @@ export function stageText(stage: ImportStage): string {
       return stage.totalBytes > 0
         ? `Reading ${Math.floor((100 * stage.loadedBytes) / stage.totalBytes)}%`
         : 'Reading';
+    case 'parsing':
+      return stage.totalChars > 0
+        ? `Splitting into passages ${Math.floor((100 * stage.doneChars) / stage.totalChars)}%`
+        : 'Splitting into passages';
     case 'chunked':
       return `Split into ${plural(stage.passages, 'passage')}`;
     case 'embedding':

@@ -1,0 +1,162 @@
+import { iterateChunks, type DocumentChunk } from '../core/documents/chunk';
+import type { ChunkSizes } from '../core/documents/document-source';
+import { documentTitle, type ParsedDocument } from '../core/documents/parsed-document';
+import { AppError } from '../core/errors';
+import { contentHash } from '../adapters/documents/content-hash';
+import { parseHtml } from '../adapters/documents/parse-html';
+import { parseMarkdown } from '../adapters/documents/parse-markdown';
+import { parseText } from '../adapters/documents/parse-text';
+import { readBlob, type BlobContent } from '../adapters/documents/read-blob';
+import type { DocumentApi, WorkerDocumentFormat } from '../rpc/document-api';
+
+export interface DocumentWorkerOptions {
+  /** Chunks per `chunks` event at most. */
+  sliceChunks?: number;
+  /** Milliseconds of chunking between two yields to the worker's event loop (for a cancel). */
+  sliceMs?: number;
+  now?: () => number;
+}
+
+const FORMATS: ReadonlySet<string> = new Set<WorkerDocumentFormat>(['text', 'markdown', 'html']);
+const SIZE_KEYS = ['maxTokens', 'overlapTokens', 'paragraphFill'] as const;
+
+const yieldNow = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
+
+/**
+ * The document worker's handlers (X177): read, hash, parse (text, Markdown, HTML — the parsers of
+ * `src/adapters/documents`, which need no DOM) and chunk, off the page. Chunks leave in slices of
+ * at most `sliceChunks`, and the chunker yields every `sliceMs` so a cancel gets in.
+ */
+export function createDocumentHandlers(options: DocumentWorkerOptions = {}): DocumentApi {
+  const sliceChunks = options.sliceChunks ?? 256;
+  const sliceMs = options.sliceMs ?? 50;
+  const now = options.now ?? (() => performance.now());
+
+  return {
+    async hello() {
+      return 'ready';
+    },
+
+    async hash(args, ctx) {
+      const file = blobOf(args);
+      let reported = 0;
+      const step = Math.max(1, Math.floor(file.size / 100));
+      const content = await readOrFail(file, 'this file', {
+        decode: false,
+        signal: ctx.signal,
+        // About a hundred events for any size: each is a task on the page.
+        onProgress: (loadedBytes) => {
+          if (loadedBytes - reported < step && loadedBytes < file.size) return;
+          reported = loadedBytes;
+          ctx.emit({ type: 'reading', loadedBytes });
+        },
+      });
+      return { contentHash: await contentHash(content.bytes) };
+    },
+
+    async parse(args, ctx) {
+      const { file, name, format, sizes } = parseArgs(args);
+      const content = await readOrFail(file, name, { decode: true, signal: ctx.signal });
+      if (ctx.signal.aborted) throw cancelled();
+      const whole = parseAs(format, content.text ?? '', name);
+      const document: ParsedDocument = { ...whole, title: documentTitle(whole.title) };
+      const totalChars = document.text.length;
+      let slice: DocumentChunk[] = [];
+      let sent = 0;
+      let lastYield = now();
+      let lastSend = lastYield;
+      for (const chunk of iterateChunks(document, sizes)) {
+        slice.push(chunk);
+        if (slice.length >= sliceChunks || now() - lastSend >= sliceMs) {
+          ctx.emit({ type: 'chunks', chunks: slice, doneChars: chunk.end, totalChars });
+          sent += slice.length;
+          slice = [];
+          lastSend = now();
+        }
+        if (now() - lastYield >= sliceMs) {
+          await yieldNow();
+          if (ctx.signal.aborted) throw cancelled();
+          lastYield = now();
+        }
+      }
+      if (ctx.signal.aborted) throw cancelled();
+      ctx.emit({ type: 'chunks', chunks: slice, doneChars: totalChars, totalChars });
+      sent += slice.length;
+      if (sent === 0) {
+        throw new AppError(
+          'document_parse_failed',
+          `“${document.title}” contains no text to import.`,
+          { name },
+        );
+      }
+      return { title: document.title, mimeType: document.mimeType, chunks: sent };
+    },
+  };
+}
+
+function cancelled(): AppError {
+  return new AppError('cancelled', 'The import was cancelled.');
+}
+
+function blobOf(args: unknown): Blob {
+  const file = (args as { file?: unknown } | null)?.file;
+  if (!(file instanceof Blob)) {
+    throw new AppError('invalid_argument', 'The document worker was sent no file.');
+  }
+  return file;
+}
+
+function parseArgs(args: unknown): {
+  file: Blob;
+  name: string;
+  format: WorkerDocumentFormat;
+  sizes: ChunkSizes;
+} {
+  const file = blobOf(args);
+  const { name, format, sizes } = args as { name?: unknown; format?: unknown; sizes?: unknown };
+  if (typeof name !== 'string') {
+    throw new AppError('invalid_argument', 'The document worker was sent no file name.');
+  }
+  if (typeof format !== 'string' || !FORMATS.has(format)) {
+    throw new AppError('invalid_argument', `The document worker cannot parse “${String(format)}”.`);
+  }
+  const given = (sizes ?? {}) as Record<string, unknown>;
+  for (const key of SIZE_KEYS) {
+    const value = given[key];
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+      throw new AppError('invalid_argument', `The chunk size “${key}” is not a number ≥ 0.`);
+    }
+  }
+  if ((given.maxTokens as number) < 1) {
+    throw new AppError('invalid_argument', 'The chunk size “maxTokens” is below 1.');
+  }
+  return { file, name, format: format as WorkerDocumentFormat, sizes: given as ChunkSizes };
+}
+
+/** Reads the file; a read the browser refuses (file gone, unreadable) is a parse failure. */
+async function readOrFail(
+  file: Blob,
+  name: string,
+  options: Parameters<typeof readBlob>[1],
+): Promise<BlobContent> {
+  try {
+    return await readBlob(file, options);
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new AppError('document_parse_failed', `“${name}” could not be read: ${reason}`, {
+      name,
+    });
+  }
+}
+
+function parseAs(format: WorkerDocumentFormat, text: string, name: string): ParsedDocument {
+  switch (format) {
+    case 'text':
+      return parseText(text, name);
+    case 'markdown':
+      return parseMarkdown(text, name);
+    case 'html':
+      return parseHtml(text, name);
+  }
+}
