@@ -279,4 +279,27 @@ describe('chunkDocument', () => {
       expect(longestStep, name).toBeLessThan(2_000);
     }
   }, 60_000);
+  it('X177 (item 3): a space-less run is not measured over and over: under 10 characters measured per character', () => {
+    // 1 MB of one "word": before, each piece of it was found by doubling and bisecting from one
+    // character, and every 2 K window was joined to the next and measured (~20 per character).
+    const text = 'harbour'.repeat(150_000);
+    const doc: ParsedDocument = {
+      title: 'blob',
+      mimeType: 'text/plain',
+      text,
+      sections: [{ headingPath: [], text, start: 0, end: text.length }],
+    };
+    let measured = 0;
+    const measure = (s: string) => {
+      measured += s.length;
+      return estimateTokens(s);
+    };
+    const counted = chunkDocument(doc, { measure });
+    expect(counted.map((c) => [c.start, c.end])).toEqual(
+      chunkDocument(doc).map((c) => [c.start, c.end]),
+    );
+    expect(counted.every((c) => c.tokens <= DEFAULT_CHUNK_OPTIONS.maxTokens)).toBe(true);
+    expect(counted.at(-1)?.end).toBe(text.length);
+    expect(measured / text.length).toBeLessThan(10);
+  });
 });

@@ -122,10 +122,11 @@ function fitRange(
       fitRange(text, a, b, maxTokens, measure),
     );
   }
+  const hint = { length: 0 };
   return packRanges(text, wordRanges(text, start, end), maxTokens, measure).flatMap(([a, b]) =>
     measure(text.slice(a, b)) <= maxTokens
       ? [[a, b]]
-      : codePointPieces(text, a, b, maxTokens, measure),
+      : codePointPieces(text, a, b, maxTokens, measure, hint),
   );
 }
 
@@ -195,10 +196,19 @@ function packRanges(
   const out: [number, number][] = [];
   let current: [number, number] | null = null;
   let bound = 0; // ≥ measure of the current join
+  let exact = false; // `bound` is the current join's own measure, not a sum of its parts
   for (const range of ranges) {
+    // A range already over the limit by more than a join can take back (a space before a
+    // letter, a digit run split in two: under one token each way) cannot take the next range,
+    // so no join is measured (a space-less run, X177).
+    if (current !== null && exact && bound > maxTokens + 2) {
+      pushTrimmed(out, text, current[0], current[1]);
+      current = null;
+    }
     if (current === null) {
       current = [range[0], range[1]];
       bound = measure(text.slice(range[0], range[1]));
+      exact = true;
       continue;
     }
     const added =
@@ -206,16 +216,19 @@ function packRanges(
     if (bound + added <= maxTokens) {
       current[1] = range[1];
       bound += added;
+      exact = false;
       continue;
     }
     const joined = measure(text.slice(current[0], range[1]));
     if (joined <= maxTokens) {
       current[1] = range[1];
       bound = joined;
+      exact = true;
     } else {
       pushTrimmed(out, text, current[0], current[1]);
       current = [range[0], range[1]];
       bound = measure(text.slice(range[0], range[1]));
+      exact = true;
     }
   }
   if (current !== null) pushTrimmed(out, text, current[0], current[1]);
@@ -233,6 +246,8 @@ function codePointPieces(
   end: number,
   maxTokens: Tokens,
   measure: Measure,
+  /** The last full piece's length, kept across the calls for one run (X177). */
+  hint: { length: number } = { length: 0 },
 ): [number, number][] {
   const out: [number, number][] = [];
   /** `at`, moved off the middle of a surrogate pair. */
@@ -253,7 +268,16 @@ function codePointPieces(
     }
     let step = 1;
     let bad = end + 1;
-    while (true) {
+    // Start from the last piece's length: in a long run of alike characters it fits and one
+    // more does not, so a piece costs two measures instead of a doubling and a bisection.
+    if (hint.length > 1) {
+      const probe = boundary(Math.min(end, from + hint.length));
+      if (probe > good) {
+        if (fits(from, probe)) good = probe;
+        else bad = probe;
+      }
+    }
+    while (good < end && bad > end) {
       const probe = boundary(Math.min(end, good + step));
       if (!fits(from, probe)) {
         bad = probe;
@@ -270,6 +294,7 @@ function codePointPieces(
       else bad = mid;
     }
     out.push([from, good]);
+    if (good < end) hint.length = good - from; // a piece cut short by the range's end is no guide
     from = good;
   }
   return out;
