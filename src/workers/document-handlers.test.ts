@@ -12,7 +12,7 @@ import {
 import { chunkDocument, DEFAULT_CHUNK_OPTIONS } from '../core/documents/chunk';
 import type { ChunkSizes } from '../core/documents/document-source';
 import { AppError } from '../core/errors';
-import type { ChunksEvent, DocumentApi, ReadEvent } from '../rpc/document-api';
+import type { DocumentApi, ParsingEvent, ReadEvent } from '../rpc/document-api';
 import type { CallContext, RpcEndpoint } from '../rpc/protocol';
 import { RpcClient, type RpcConnection } from '../rpc/rpc-client';
 import { serveRpc } from '../rpc/serve-rpc';
@@ -22,10 +22,13 @@ const { measure: _measure, ...SIZES } = DEFAULT_CHUNK_OPTIONS;
 const sizes: ChunkSizes = SIZES;
 
 /** The worker on one end of a MessageChannel, the page's client on the other. */
-function overChannel(options: DocumentWorkerOptions = {}) {
+function overChannel(
+  options: DocumentWorkerOptions = {},
+  handlers = createDocumentHandlers(options),
+) {
   const connect = (): RpcConnection => {
     const channel = new MessageChannel();
-    const stop = serveRpc(channel.port2 as unknown as RpcEndpoint, createDocumentHandlers(options));
+    const stop = serveRpc(channel.port2 as unknown as RpcEndpoint, handlers);
     return {
       endpoint: channel.port1 as unknown as RpcEndpoint,
       onCrash: () => {},
@@ -94,10 +97,11 @@ describe('document worker protocol (X177)', () => {
     rpc.terminate();
   });
 
-  it('parse: chunks arrive in ordered slices with growing progress, equal to the page’s chunking', async () => {
-    const rpc = overChannel({ sliceChunks: 2 });
+  it('parse: progress grows to the whole text; the held chunks equal the page’s chunking and a release frees them', async () => {
+    const handlers = createDocumentHandlers({ progressMs: 0 });
+    const rpc = overChannel({}, handlers);
     const file = handbook();
-    const events: ChunksEvent[] = [];
+    const events: ParsingEvent[] = [];
     const done = await rpc.call(
       'parse',
       { file, name: file.name, format: 'markdown', sizes: { ...sizes, maxTokens: 64 } },
@@ -109,19 +113,26 @@ describe('document worker protocol (X177)', () => {
     const expected = chunkDocument(page, { maxTokens: 64 });
     expect(expected.length).toBeGreaterThan(4);
     expect(done).toEqual({
+      handle: expect.any(Number),
       title: 'Lighthouse Handbook',
       mimeType: 'text/markdown',
       chunks: expected.length,
     });
     expect(events.length).toBeGreaterThan(2);
-    expect(events.every((e) => e.type === 'chunks' && e.chunks.length <= 2)).toBe(true);
-    expect(events.flatMap((e) => e.chunks)).toEqual(expected);
+    expect(events.every((e) => e.type === 'parsing' && e.totalChars === page.text.length)).toBe(
+      true,
+    );
     const progress = events.map((e) => e.doneChars);
     expect([...progress].sort((a, b) => a - b)).toEqual(progress);
-    expect(events.at(-1)).toMatchObject({
-      doneChars: page.text.length,
-      totalChars: page.text.length,
-    });
+    expect(progress.at(-1)).toBe(page.text.length);
+    const first = await rpc.call('slice', { handle: done.handle, from: 0, to: 3 });
+    const rest = await rpc.call('slice', { handle: done.handle, from: 3, to: done.chunks });
+    expect([...first, ...rest]).toEqual(expected);
+    expect(handlers.heldCount()).toBe(1);
+    await rpc.call('release', { handle: done.handle });
+    expect(handlers.heldCount()).toBe(0);
+    const gone = await rejection(rpc.call('slice', { handle: done.handle, from: 0, to: 1 }));
+    expect(gone.code).toBe('not_found');
     rpc.terminate();
   });
 
@@ -129,12 +140,8 @@ describe('document worker protocol (X177)', () => {
     const rpc = overChannel();
     const html = `<title>Tide &amp; time</title><p>start</p>${'<div><span>cell '.repeat(2_000)}<p>end</p>`;
     const file = new File([html], 'unclosed.html', { type: 'text/html' });
-    const chunks: ChunksEvent['chunks'] = [];
-    const done = await rpc.call(
-      'parse',
-      { file, name: file.name, format: 'html', sizes },
-      { onEvent: (e) => chunks.push(...e.chunks) },
-    );
+    const done = await rpc.call('parse', { file, name: file.name, format: 'html', sizes });
+    const chunks = await rpc.call('slice', { handle: done.handle, from: 0, to: done.chunks });
     expect(done.title).toBe('Tide & time');
     expect(chunks[0]?.text.startsWith('start')).toBe(true);
     expect(chunks.at(-1)?.text.endsWith('end')).toBe(true);
@@ -143,7 +150,7 @@ describe('document worker protocol (X177)', () => {
         .map((c) => c.text)
         .join(' ')
         .match(/cell/g)?.length,
-    ).toBeGreaterThanOrEqual(2_000);
+    ).toBe(2_000);
     rpc.terminate();
   });
 
@@ -199,13 +206,13 @@ describe('document worker protocol (X177)', () => {
     rpc.terminate();
   });
 
-  it('cancel: the call rejects with cancelled and the worker stops chunking', async () => {
-    // A yield after every chunk, so the cancel gets in at once.
-    const handlers = createDocumentHandlers({ sliceChunks: 1, sliceMs: 0 });
+  it('cancel: the call rejects with cancelled, the worker stops chunking and keeps nothing', async () => {
+    // A yield and a progress event after every chunk, so the cancel gets in at once.
+    const handlers = createDocumentHandlers({ progressMs: 0, sliceMs: 0 });
     const controller = new AbortController();
-    const events: ChunksEvent[] = [];
+    const events: ParsingEvent[] = [];
     const file = new File(['All the words of a long letter. '.repeat(20_000)], 'letter.txt');
-    const ctx: CallContext<ChunksEvent> = {
+    const ctx: CallContext<ParsingEvent> = {
       signal: controller.signal,
       emit: (e) => {
         events.push(e);
@@ -217,9 +224,11 @@ describe('document worker protocol (X177)', () => {
     );
     expect(error.code).toBe('cancelled');
     expect(events.length).toBeLessThanOrEqual(4);
+    expect(events.at(-1)!.doneChars).toBeLessThan(file.size / 10);
+    expect(handlers.heldCount()).toBe(0);
 
     // Over the channel: the caller's signal rejects the call with `cancelled`.
-    const rpc = overChannel({ sliceChunks: 1, sliceMs: 0 });
+    const rpc = overChannel({ progressMs: 0, sliceMs: 0 });
     const outer = new AbortController();
     let seen = 0;
     const cancelled = await rejection(
@@ -258,12 +267,15 @@ describe('the page’s document source over the worker (X177, X178)', () => {
       progress.push(p.doneChars / p.totalChars),
     );
     const parsed = await pageRead.parse();
-    expect(chunked).toEqual({
+    const expected = chunkDocument(parsed);
+    expect(chunked).toMatchObject({
       title: parsed.title,
       mimeType: parsed.mimeType,
-      chunks: chunkDocument(parsed),
+      count: expected.length,
     });
+    expect(await chunked.slice(0, chunked.count)).toEqual(expected);
     expect(progress.at(-1)).toBe(1);
+    chunked.release();
     worker.rpc.terminate();
   });
 

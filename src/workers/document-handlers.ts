@@ -10,8 +10,8 @@ import { readBlob, type BlobContent } from '../adapters/documents/read-blob';
 import type { DocumentApi, WorkerDocumentFormat } from '../rpc/document-api';
 
 export interface DocumentWorkerOptions {
-  /** Chunks per `chunks` event at most. */
-  sliceChunks?: number;
+  /** Milliseconds between two `parsing` events at most. */
+  progressMs?: number;
   /** Milliseconds of chunking between two yields to the worker's event loop (for a cancel). */
   sliceMs?: number;
   now?: () => number;
@@ -24,13 +24,19 @@ const yieldNow = (): Promise<void> => new Promise((resolve) => setTimeout(resolv
 
 /**
  * The document worker's handlers (X177): read, hash, parse (text, Markdown, HTML — the parsers of
- * `src/adapters/documents`, which need no DOM) and chunk, off the page. Chunks leave in slices of
- * at most `sliceChunks`, and the chunker yields every `sliceMs` so a cancel gets in.
+ * `src/adapters/documents`, which need no DOM) and chunk, off the page. The chunks stay here
+ * until released and leave a slice at a time; the chunker yields every `sliceMs` so a cancel
+ * gets in, and reports progress every `progressMs`.
  */
-export function createDocumentHandlers(options: DocumentWorkerOptions = {}): DocumentApi {
-  const sliceChunks = options.sliceChunks ?? 256;
+export function createDocumentHandlers(
+  options: DocumentWorkerOptions = {},
+): DocumentApi & { heldCount(): number } {
+  const progressMs = options.progressMs ?? 100;
   const sliceMs = options.sliceMs ?? 50;
   const now = options.now ?? (() => performance.now());
+  /** Parsed files' chunks by handle, until released. */
+  const held = new Map<number, DocumentChunk[]>();
+  let nextHandle = 1;
 
   return {
     async hello() {
@@ -61,16 +67,13 @@ export function createDocumentHandlers(options: DocumentWorkerOptions = {}): Doc
       const whole = parseAs(format, content.text ?? '', name);
       const document: ParsedDocument = { ...whole, title: documentTitle(whole.title) };
       const totalChars = document.text.length;
-      let slice: DocumentChunk[] = [];
-      let sent = 0;
+      const chunks: DocumentChunk[] = [];
       let lastYield = now();
       let lastSend = lastYield;
       for (const chunk of iterateChunks(document, sizes)) {
-        slice.push(chunk);
-        if (slice.length >= sliceChunks || now() - lastSend >= sliceMs) {
-          ctx.emit({ type: 'chunks', chunks: slice, doneChars: chunk.end, totalChars });
-          sent += slice.length;
-          slice = [];
+        chunks.push(chunk);
+        if (now() - lastSend >= progressMs) {
+          ctx.emit({ type: 'parsing', doneChars: chunk.end, totalChars });
           lastSend = now();
         }
         if (now() - lastYield >= sliceMs) {
@@ -80,17 +83,49 @@ export function createDocumentHandlers(options: DocumentWorkerOptions = {}): Doc
         }
       }
       if (ctx.signal.aborted) throw cancelled();
-      ctx.emit({ type: 'chunks', chunks: slice, doneChars: totalChars, totalChars });
-      sent += slice.length;
-      if (sent === 0) {
+      ctx.emit({ type: 'parsing', doneChars: totalChars, totalChars });
+      if (chunks.length === 0) {
         throw new AppError(
           'document_parse_failed',
           `“${document.title}” contains no text to import.`,
           { name },
         );
       }
-      return { title: document.title, mimeType: document.mimeType, chunks: sent };
+      const handle = nextHandle++;
+      held.set(handle, chunks);
+      return { handle, title: document.title, mimeType: document.mimeType, chunks: chunks.length };
     },
+
+    async slice(args) {
+      const { handle, from, to } = (args ?? {}) as {
+        handle?: unknown;
+        from?: unknown;
+        to?: unknown;
+      };
+      const chunks = typeof handle === 'number' ? held.get(handle) : undefined;
+      if (chunks === undefined) {
+        throw new AppError(
+          'not_found',
+          `The document worker holds no parsed file ${String(handle)}.`,
+        );
+      }
+      if (
+        !Number.isInteger(from) ||
+        !Number.isInteger(to) ||
+        (from as number) < 0 ||
+        (to as number) < (from as number)
+      ) {
+        throw new AppError('invalid_argument', 'A slice is two whole numbers, 0 ≤ from ≤ to.');
+      }
+      return chunks.slice(from as number, to as number);
+    },
+
+    async release(args) {
+      const handle = (args as { handle?: unknown } | null)?.handle;
+      if (typeof handle === 'number') held.delete(handle);
+    },
+
+    heldCount: () => held.size,
   };
 }
 

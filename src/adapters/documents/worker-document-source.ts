@@ -1,4 +1,3 @@
-import type { DocumentChunk } from '../../core/documents/chunk';
 import type {
   ChunkSizes,
   ChunkedDocument,
@@ -112,19 +111,27 @@ async function parseInWorker(
   onParse: (progress: ParseProgress) => void,
   signal: AbortSignal | undefined,
 ): Promise<ChunkedDocument> {
-  const chunks: DocumentChunk[] = [];
-  const done = await worker.rpc.call('parse', args, {
+  const { rpc } = worker;
+  const done = await rpc.call('parse', args, {
     ...(signal ? { signal } : {}),
-    onEvent: (event) => {
-      for (const chunk of event.chunks) chunks.push(chunk);
-      onParse({ doneChars: event.doneChars, totalChars: event.totalChars });
-    },
+    onEvent: (event) => onParse({ doneChars: event.doneChars, totalChars: event.totalChars }),
   });
-  if (done.chunks !== chunks.length) {
-    throw new AppError(
-      'internal',
-      `The document worker sent ${chunks.length} of ${done.chunks} passages.`,
-    );
-  }
-  return { title: done.title, mimeType: done.mimeType, chunks };
+  const { handle } = done;
+  return {
+    title: done.title,
+    mimeType: done.mimeType,
+    count: done.chunks,
+    slice: async (from, to) => {
+      const chunks = await rpc.call('slice', { handle, from, to });
+      if (chunks.length !== Math.min(to, done.chunks) - from) {
+        throw new AppError(
+          'internal',
+          `The document worker sent ${chunks.length} passages for ${from}–${to}.`,
+        );
+      }
+      return chunks;
+    },
+    // A worker that crashed meanwhile holds nothing: the failed release is of no concern.
+    release: () => void rpc.call('release', { handle }).catch(() => undefined),
+  };
 }

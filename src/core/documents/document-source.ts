@@ -10,11 +10,20 @@ export interface ParseProgress {
   totalChars: number;
 }
 
-/** A document parsed and chunked elsewhere: what the import needs of it, without its text. */
+/**
+ * A document parsed and chunked elsewhere: what the import needs of it, without its text. The
+ * chunks stay where they were made and are fetched a slice at a time, so the page never holds
+ * a huge document's passages all at once (X177).
+ */
 export interface ChunkedDocument {
   title: string;
   mimeType: string;
-  chunks: DocumentChunk[];
+  /** How many chunks there are. */
+  count: number;
+  /** Chunks `[from, to)`, in order. */
+  slice(from: number, to: number): Promise<DocumentChunk[]>;
+  /** Frees the chunks where they are held; called once when the import has ended. */
+  release(): void;
 }
 
 /** A read document: its content hash, and a parser for the bytes already read. */

@@ -11,6 +11,7 @@ import { AppError } from '../errors';
 import type { Embedder } from '../ports/embedder';
 import type { SearchQuery } from '../ports/memory-search';
 import { createMemorySearch } from '../search/memory-search';
+import { chunkDocument } from './chunk';
 import { deleteDocument } from './delete-document';
 import type { DocumentSource } from './document-source';
 import { ingestDocument, type IngestDeps, type IngestProgress } from './ingest';
@@ -223,6 +224,7 @@ describe('ingestDocument', () => {
     expect(progress.map((p) => p.type)).toEqual([
       'reading',
       'reading',
+      'parsing',
       'chunked',
       'embedding',
       'embedding',
@@ -376,6 +378,84 @@ describe('ingestDocument', () => {
     );
     if (outcome.type !== 'imported') throw new Error(outcome.type);
     expect(yields).toBeGreaterThanOrEqual(Math.ceil(outcome.document.passages / 4));
+  });
+});
+
+describe('ingestDocument over a source that chunks elsewhere (X177)', () => {
+  /** `textSource`, with the chunks made "in a worker": fetched by slice, released at the end. */
+  function chunkedSource(text: string) {
+    const log = { slices: [] as [number, number][], released: 0, parsed: 0 };
+    const base = textSource(text);
+    const source: DocumentSource = {
+      ...base,
+      async read(onProgress, signal) {
+        const read = await base.read(onProgress, signal);
+        return {
+          ...read,
+          async parseChunked(sizes, onParse) {
+            log.parsed += 1;
+            const chunks = chunkDocument(await read.parse(), sizes);
+            onParse({ doneChars: text.length, totalChars: text.length });
+            return {
+              title: 'note.txt',
+              mimeType: 'text/plain',
+              count: chunks.length,
+              slice: async (from, to) => {
+                log.slices.push([from, to]);
+                return chunks.slice(from, to);
+              },
+              release: () => {
+                log.released += 1;
+              },
+            };
+          },
+        };
+      },
+    };
+    return { source, log };
+  }
+
+  it('X177: with commitEvery, the chunks come a batch at a time and are indexed from the store', async () => {
+    const page = await setup();
+    const reference = await setup();
+    const { source, log } = chunkedSource(longText);
+    const progress: IngestProgress[] = [];
+    const a = await ingestDocument(page.deps, AGENT, source, {
+      commitEvery: 3,
+      onProgress: (p) => progress.push(p),
+    });
+    const b = await ingestDocument(reference.deps, AGENT, textSource(longText));
+    if (a.type !== 'imported' || b.type !== 'imported') throw new Error('import failed');
+    expect(log.parsed).toBe(1);
+    expect(a.document).toEqual(b.document);
+    expect(a.passageIds).toEqual(b.passageIds);
+    // Never more than one batch of passages asked for at once, and every one asked for once.
+    expect(log.slices.every(([from, to]) => to - from <= 3)).toBe(true);
+    expect(log.slices.flatMap(([from, to]) => [from, to]).at(-1)).toBe(a.document.passages);
+    expect(log.released).toBe(1);
+    expect(progress.filter((p) => p.type === 'parsing')).toEqual([
+      { type: 'parsing', doneChars: longText.length, totalChars: longText.length },
+    ]);
+    expect(await page.find('harbour')).toHaveLength((await reference.find('harbour')).length);
+    const texts = async (s: typeof page) =>
+      (await s.store.queryPassages(AGENT)).map((p) => [p.text, p.embedding?.length]);
+    expect(await texts(page)).toEqual(await texts(reference));
+  });
+
+  it('X177: a cancel mid-import releases the chunks and leaves nothing', async () => {
+    const { deps, footprint } = await setup();
+    const { source, log } = chunkedSource(longText);
+    const controller = new AbortController();
+    const outcome = await ingestDocument(deps, AGENT, source, {
+      commitEvery: 3,
+      signal: controller.signal,
+      onProgress: (p) => {
+        if (p.type === 'embedding' && p.done === 6) controller.abort();
+      },
+    });
+    expect(outcome).toEqual({ type: 'cancelled' });
+    expect(log.released).toBe(1);
+    expect(await footprint()).toEqual(EMPTY);
   });
 });
 

@@ -103,15 +103,17 @@ const INDEX_BATCH = 64;
 
 /**
  * Imports one document into an agent's archival storage: read (with byte progress) → content-hash
- * dedupe → parse → chunk → embed in batches (with x/N progress) → one `MemoryStore.apply` that
- * writes the passages with their vectors, the document (status `indexed`) and the "document
- * imported" event message together → `MemorySearch.indexPassages`.
+ * dedupe → parse and chunk (with progress) → embed in batches (with x/N progress) → one
+ * `MemoryStore.apply` that writes the passages with their vectors, the document (status
+ * `indexed`) and the "document imported" event message together → `MemorySearch.indexPassages`.
  *
  * Because everything is written in that one change set, a cancel (via `signal`), a crash or a
  * failure before it leaves nothing behind (ADR 0050); a cancel after it is too late and the
  * outcome is `imported`. With `commitEvery` the passages are written in batches instead, and a
- * cancel or failure deletes what was written (spec D39). Faults — unreadable file, embedder
- * failure, storage errors — reject with an `AppError` (`document_parse_failed`,
+ * cancel or failure deletes what was written (spec D39); each batch's chunks are then fetched
+ * from the source only when it is built, and indexed from the store after the last commit, so
+ * the caller never holds the whole document's passages (X177). Faults — unreadable file,
+ * embedder failure, storage errors — reject with an `AppError` (`document_parse_failed`,
  * `embedder_failed`, `storage_*`). If indexing fails after the commit, the document is stored
  * and `MemorySearch.loadAgent` indexes it on the next load.
  */
@@ -121,134 +123,173 @@ export async function ingestDocument(
   source: DocumentSource,
   options: IngestOptions = {},
 ): Promise<IngestOutcome> {
-  const { store, embedder, clock, ids } = deps;
+  const { store } = deps;
   const { signal, onProgress } = options;
-  const aborted = (): boolean => signal?.aborted === true;
   try {
     onProgress?.({ type: 'reading', loadedBytes: 0, totalBytes: source.bytes });
     const read = await source.read(
       (loadedBytes) => onProgress?.({ type: 'reading', loadedBytes, totalBytes: source.bytes }),
       signal,
     );
-    if (aborted()) return { type: 'cancelled' };
+    if (signal?.aborted) return { type: 'cancelled' };
     const existing = await store.findDocumentByHash(agentId, read.contentHash);
     if (existing !== undefined) return { type: 'duplicate', document: existing };
 
     const onParse = (p: ParseProgress): void => onProgress?.({ type: 'parsing', ...p });
     const prepared = await parseAndChunk(read, options.chunk, onParse, deps.yieldToHost, signal);
-    if (prepared === null || aborted()) return { type: 'cancelled' };
-    const { title, mimeType, chunks } = prepared;
-    if (chunks.length === 0) {
-      throw new AppError('document_parse_failed', `“${title}” contains no text to import.`);
+    if (prepared === null) return { type: 'cancelled' };
+    try {
+      return await importChunks(deps, agentId, source, read.contentHash, prepared, options);
+    } finally {
+      prepared.release();
     }
-    onProgress?.({ type: 'chunked', passages: chunks.length });
-
-    const at = clock.now();
-    const documentId = ids.next('doc');
-    const texts: string[] = [];
-    const passages: Passage[] = [];
-    // In slices: a one-line 50 MB file is ~75,000 passages (X177).
-    for (const [k, c] of chunks.entries()) {
-      const heading = joinHeadingPath(c.headingPath);
-      texts.push(passageEmbeddingText(title, heading, c.text));
-      passages.push({
-        id: ids.next('psg'),
-        agentId,
-        text: c.text,
-        source: documentSourceOf(documentId, c, heading),
-        tags: [],
-        at,
-        embedding: null,
-        embeddingModel: embedder?.modelId ?? null,
-        dimension: embedder?.dimension ?? 0,
-      });
-      if ((k + 1) % PASSAGES_PER_SLICE === 0) {
-        await deps.yieldToHost?.();
-        if (aborted()) return { type: 'cancelled' };
-      }
-    }
-    const document: DocumentMeta = {
-      id: documentId,
-      agentId,
-      title,
-      mimeType,
-      bytes: source.bytes,
-      contentHash: read.contentHash,
-      status: 'indexed',
-      passages: passages.length,
-      embedded: embedder === null ? 0 : passages.length,
-      at,
-    };
-    const text = documentImportedText(title, passages.length);
-    const event: NewMessage = {
-      id: ids.next('msg'),
-      agentId,
-      ...(options.conversationId !== undefined ? { conversationId: options.conversationId } : {}),
-      role: 'event',
-      text,
-      at,
-      inContext: true,
-      tokens: deps.tokenizer?.countMessage('event', text) ?? estimateTokens(text),
-    };
-    const plan: CommitPlan = { passages, texts, document, event, options };
-    const committed =
-      options.commitEvery !== undefined && options.commitEvery < passages.length
-        ? await commitInBatches(deps, plan, options.commitEvery)
-        : await commitAtOnce(deps, plan);
-    if (committed.type !== 'committed') return committed;
-
-    for (let k = 0; k < passages.length; k += INDEX_BATCH) {
-      await deps.search.indexPassages(passages.slice(k, k + INDEX_BATCH));
-      await deps.yieldToHost?.();
-    }
-    onProgress?.({ type: 'indexed', documentId, passages: passages.length });
-    return {
-      type: 'imported',
-      document,
-      passageIds: passages.map((p) => p.id),
-      event: committed.event,
-    };
   } catch (error) {
     if (error instanceof AppError && error.code === 'cancelled') return { type: 'cancelled' };
     throw AppError.from(error);
   }
 }
 
+async function importChunks(
+  deps: IngestDeps,
+  agentId: AgentId,
+  source: DocumentSource,
+  contentHash: string,
+  prepared: ChunkedDocument,
+  options: IngestOptions,
+): Promise<IngestOutcome> {
+  const { embedder, clock, ids } = deps;
+  const { title, mimeType, count } = prepared;
+  if (options.signal?.aborted) return { type: 'cancelled' };
+  if (count === 0) {
+    throw new AppError('document_parse_failed', `“${title}” contains no text to import.`);
+  }
+  options.onProgress?.({ type: 'chunked', passages: count });
+  const at = clock.now();
+  const documentId = ids.next('doc');
+  const document: DocumentMeta = {
+    id: documentId,
+    agentId,
+    title,
+    mimeType,
+    bytes: source.bytes,
+    contentHash,
+    status: 'indexed',
+    passages: count,
+    embedded: embedder === null ? 0 : count,
+    at,
+  };
+  const plan: CommitPlan = { chunks: prepared, document, options };
+  const committed =
+    options.commitEvery !== undefined && options.commitEvery < count
+      ? await commitInBatches(deps, plan, options.commitEvery)
+      : await commitAtOnce(deps, plan);
+  if (committed.type !== 'committed') return committed;
+
+  const { passageIds } = committed;
+  for (let k = 0; k < passageIds.length; k += INDEX_BATCH) {
+    const batch =
+      committed.passages?.slice(k, k + INDEX_BATCH) ??
+      (await deps.store.getPassages(passageIds.slice(k, k + INDEX_BATCH)));
+    await deps.search.indexPassages(batch);
+    await deps.yieldToHost?.();
+  }
+  options.onProgress?.({ type: 'indexed', documentId, passages: count });
+  return { type: 'imported', document, passageIds, event: committed.event };
+}
+
 interface CommitPlan {
-  /** Passages without vectors yet, in chunk order. */
-  passages: Passage[];
-  /** What to embed for each passage. */
-  texts: string[];
+  /** Where the chunks are fetched from, a slice at a time. */
+  chunks: ChunkedDocument;
   /** The finished document row (`indexed`). */
   document: DocumentMeta;
-  event: NewMessage;
   options: IngestOptions;
 }
 
+/** Passages without vectors yet, and what to embed for each. */
+interface Built {
+  passages: Passage[];
+  texts: string[];
+}
+
 type Committed =
-  | { type: 'committed'; event: Message }
+  | {
+      type: 'committed';
+      event: Message;
+      passageIds: PassageId[];
+      /** The passages as written, when they are all still at hand (else read back to index). */
+      passages?: Passage[];
+    }
   | Extract<IngestOutcome, { type: 'cancelled' | 'duplicate' }>;
 
-/** Embeds `[from, to)` of the plan's passages in place; false when cancelled. */
-async function embedRange(
+/** The passages of chunks `[from, to)`, built in slices; null when cancelled. */
+async function buildPassages(
   deps: IngestDeps,
   plan: CommitPlan,
   from: number,
   to: number,
+): Promise<Built | null> {
+  const { document, options } = plan;
+  const { embedder } = deps;
+  const built: Built = { passages: [], texts: [] };
+  for (let k = from; k < to; k += PASSAGES_PER_SLICE) {
+    const chunks = await plan.chunks.slice(k, Math.min(to, k + PASSAGES_PER_SLICE));
+    for (const c of chunks) {
+      const heading = joinHeadingPath(c.headingPath);
+      built.texts.push(passageEmbeddingText(document.title, heading, c.text));
+      built.passages.push({
+        id: deps.ids.next('psg'),
+        agentId: document.agentId,
+        text: c.text,
+        source: documentSourceOf(document.id, c, heading),
+        tags: [],
+        at: document.at,
+        embedding: null,
+        embeddingModel: embedder?.modelId ?? null,
+        dimension: embedder?.dimension ?? 0,
+      });
+    }
+    if (to - from > PASSAGES_PER_SLICE) await deps.yieldToHost?.();
+    if (options.signal?.aborted) return null;
+  }
+  return built;
+}
+
+/** The "document imported" event, made after the passages so ids come in today's order. */
+function importedEvent(deps: IngestDeps, plan: CommitPlan): NewMessage {
+  const { document, options } = plan;
+  const text = documentImportedText(document.title, document.passages);
+  return {
+    id: deps.ids.next('msg'),
+    agentId: document.agentId,
+    ...(options.conversationId !== undefined ? { conversationId: options.conversationId } : {}),
+    role: 'event',
+    text,
+    at: document.at,
+    inContext: true,
+    tokens: deps.tokenizer?.countMessage('event', text) ?? estimateTokens(text),
+  };
+}
+
+/** Embeds the built passages (the `offset`-th of `total` onwards) in place; false when cancelled. */
+async function embedBuilt(
+  deps: IngestDeps,
+  plan: CommitPlan,
+  built: Built,
+  offset: number,
 ): Promise<boolean> {
   const { signal, onProgress, batchSize } = plan.options;
-  const total = plan.passages.length;
+  const total = plan.document.passages;
   // No embedding model: the passages are written without vectors (searched by words for now).
   if (deps.embedder === null) return signal?.aborted !== true;
-  const vectors = await embedInBatches(deps.embedder, plan.texts.slice(from, to), {
+  const vectors = await embedInBatches(deps.embedder, built.texts, {
     ...(batchSize !== undefined ? { batchSize } : {}),
     ...(signal !== undefined ? { signal } : {}),
     ...(deps.yieldToHost !== undefined ? { yieldToHost: deps.yieldToHost } : {}),
-    onProgress: (done) => onProgress?.({ type: 'embedding', done: from + done, total }),
+    onProgress: (done) => onProgress?.({ type: 'embedding', done: offset + done, total }),
   });
   if (vectors === null) return false;
   vectors.forEach((v, k) => {
-    const p = plan.passages[from + k];
+    const p = built.passages[k];
     if (p !== undefined) p.embedding = v;
   });
   return true;
@@ -264,25 +305,31 @@ async function lastCheck(deps: IngestDeps, plan: CommitPlan): Promise<Committed 
 
 /** Default: embed everything, then one change set (ADR 0050). */
 async function commitAtOnce(deps: IngestDeps, plan: CommitPlan): Promise<Committed> {
-  if (!(await embedRange(deps, plan, 0, plan.passages.length))) return { type: 'cancelled' };
+  const built = await buildPassages(deps, plan, 0, plan.document.passages);
+  if (built === null) return { type: 'cancelled' };
+  const event = importedEvent(deps, plan);
+  if (!(await embedBuilt(deps, plan, built, 0))) return { type: 'cancelled' };
   const stop = await lastCheck(deps, plan);
   if (stop !== null) return stop;
   const applied = await deps.store.apply({
-    passages: plan.passages,
+    passages: built.passages,
     documents: [plan.document],
-    messages: [plan.event],
+    messages: [event],
   });
   return {
     type: 'committed',
-    event: applied.messages[0] ?? ({ ...plan.event, seq: 0 } as Message),
+    event: applied.messages[0] ?? ({ ...event, seq: 0 } as Message),
+    passageIds: built.passages.map((p) => p.id),
+    passages: built.passages,
   };
 }
 
 /**
- * With `commitEvery`: embed and write `size` passages per change set under a document row with
- * status `embedding`, then flip it to `indexed` with the event. A cancel or failure on the way
- * deletes what was written (and a crash leaves a non-`indexed` row that
- * `removeUnfinishedImports` sweeps), so no outcome but `imported` leaves anything behind.
+ * With `commitEvery`: build, embed and write `size` passages per change set under a document
+ * row with status `embedding`, then flip it to `indexed` with the event. A cancel or failure on
+ * the way deletes what was written (and a crash leaves a non-`indexed` row that
+ * `removeUnfinishedImports` sweeps), so no outcome but `imported` leaves anything behind. Only
+ * one batch's passages are held at a time.
  */
 async function commitInBatches(
   deps: IngestDeps,
@@ -290,13 +337,17 @@ async function commitInBatches(
   size: number,
 ): Promise<Committed> {
   const { store } = deps;
-  const total = plan.passages.length;
+  const total = plan.document.passages;
   const step = Math.max(1, size);
+  const passageIds: PassageId[] = [];
   let written = false;
   try {
     for (let from = 0; from < total; from += step) {
       const to = Math.min(total, from + step);
-      if (!(await embedRange(deps, plan, from, to))) return await undo(deps, plan, written);
+      const built = await buildPassages(deps, plan, from, to);
+      if (built === null || !(await embedBuilt(deps, plan, built, from))) {
+        return await undo(deps, plan, written);
+      }
       if (!written) {
         const stop = await lastCheck(deps, plan);
         if (stop !== null) return stop;
@@ -305,15 +356,18 @@ async function commitInBatches(
       }
       const embedded = deps.embedder === null ? 0 : to;
       const progress: DocumentMeta = { ...plan.document, status: 'embedding', embedded };
-      await store.apply({ passages: plan.passages.slice(from, to), documents: [progress] });
+      await store.apply({ passages: built.passages, documents: [progress] });
+      for (const p of built.passages) passageIds.push(p.id);
       written = true;
       await deps.yieldToHost?.();
     }
     if (plan.options.signal?.aborted) return await undo(deps, plan, written);
-    const applied = await store.apply({ documents: [plan.document], messages: [plan.event] });
+    const event = importedEvent(deps, plan);
+    const applied = await store.apply({ documents: [plan.document], messages: [event] });
     return {
       type: 'committed',
-      event: applied.messages[0] ?? ({ ...plan.event, seq: 0 } as Message),
+      event: applied.messages[0] ?? ({ ...event, seq: 0 } as Message),
+      passageIds,
     };
   } catch (error) {
     if (written) await undo(deps, plan, written);
@@ -348,7 +402,14 @@ async function parseAndChunk(
   if (signal?.aborted) return null;
   const parsed = { ...whole, title: documentTitle(whole.title) };
   const chunks = await collectChunks(parsed, chunkOptions, yieldToHost, signal, onParse);
-  return chunks === null ? null : { title: parsed.title, mimeType: parsed.mimeType, chunks };
+  if (chunks === null) return null;
+  return {
+    title: parsed.title,
+    mimeType: parsed.mimeType,
+    count: chunks.length,
+    slice: async (from, to) => chunks.slice(from, to),
+    release: () => {},
+  };
 }
 
 async function collectChunks(
