@@ -106,3 +106,33 @@ test("X71 X72: the app's own LLM and embedder workers refuse a fetch to another 
   expect(loopback).toEqual({ 'llm.worker': 'fetched 200', 'embed.worker': 'refused TypeError' });
   expect(externalRequests).toEqual([]);
 });
+
+test("X71 X177: the app's own document worker refuses a fetch to another origin", async ({
+  page,
+  externalRequests,
+}) => {
+  await page.goto('/#/chat');
+  await createAgent(page, 'Probe');
+  await page.evaluate(() => (window.location.hash = '#/documents'));
+  await page
+    .getByTestId('file-input')
+    .setInputFiles({
+      name: 'note.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('Tide pools.'),
+    });
+  await expect(page.locator('[data-testid="import-job"][data-stage="indexed"]')).toHaveCount(1);
+  const worker = page.workers().find((w) => w.url().includes('document.worker'));
+  expect(worker, 'the import ran in the document worker').toBeDefined();
+  const before = reached;
+  const away = await worker!.evaluate(
+    (u) =>
+      fetch(u).then(
+        (r) => `fetched ${r.status}`,
+        (e: unknown) => `refused ${(e as Error).name}`,
+      ),
+    otherUrl,
+  );
+  expect(`${away}, reached ${reached - before}`).toBe('refused TypeError, reached 0');
+  expect(externalRequests).toEqual([]);
+});
