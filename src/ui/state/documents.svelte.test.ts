@@ -1,5 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
 import { openDocumentSource } from '../../adapters/documents/open-document-source';
+import {
+  DocumentWorkerClient,
+  openWorkerDocumentSource,
+} from '../../adapters/documents/worker-document-source';
+import type { DocumentApi } from '../../rpc/document-api';
+import { RpcClient } from '../../rpc/rpc-client';
 import type { PdfjsLib } from '../../adapters/documents/parse-pdf';
 import { createAgentRecord } from '../../core/agent/create-agent-record';
 import type { Embedder } from '../../core/ports/embedder';
@@ -73,6 +79,86 @@ const stageOf = (state: DocumentsState, id: string): ImportStage | undefined =>
   state.jobs.find((j) => j.id === id)?.stage;
 
 describe('DocumentsState', () => {
+  it('X178: when the document worker cannot start, the file imports on the page and the state says so', async () => {
+    const { store, search } = await setup();
+    const dead = new RpcClient<DocumentApi>(() => ({
+      endpoint: {
+        postMessage: () => {},
+        addEventListener: () => {},
+        removeEventListener: () => {},
+      },
+      onCrash: () => {},
+      terminate: () => {},
+    }));
+    const ref: { state?: DocumentsState } = {};
+    const worker = new DocumentWorkerClient(dead, {
+      startMs: 10,
+      onUnavailable: () => ref.state?.noteReadingOnPage(),
+    });
+    const state = new DocumentsState({
+      store,
+      search,
+      embedder: null,
+      clock: new FixedClock(),
+      ids: new CounterIds(),
+      open: (file) => openWorkerDocumentSource(file.blob, file.name, { pdfjs: noPdf, worker }),
+    });
+    ref.state = state;
+    expect(state.readingOnPage).toBe(false);
+    const [id] = state.importFiles(AGENT, [textFile('a.txt', 'Lamp oil is kept in the cellar.')]);
+    await state.idle();
+    expect(stageOf(state, id!)?.type).toBe('indexed');
+    expect(state.readingOnPage).toBe(true);
+  });
+
+  it('X179: parse progress shows as a stage, at most one update per whole percent', async () => {
+    const { store, search } = await setup(null);
+    const shown: unknown[] = [];
+    const ref: { state?: DocumentsState; id?: string } = {};
+    const state = new DocumentsState({
+      store,
+      search,
+      embedder: null,
+      clock: new FixedClock(),
+      ids: new CounterIds(),
+      open: (file) => {
+        const page = openDocumentSource(file.blob, file.name, { pdfjs: noPdf });
+        return {
+          ...page,
+          read: async (onProgress, signal) => {
+            const read = await page.read(onProgress, signal);
+            return {
+              ...read,
+              parseChunked: async (sizes, onParse) => {
+                for (let k = 0; k <= 1_000; k += 1) {
+                  onParse({ doneChars: k, totalChars: 1_000 });
+                  const stage = ref.state!.jobs.find((j) => j.id === ref.id)?.stage;
+                  if (shown.at(-1) !== stage) shown.push(stage);
+                }
+                const chunks = [
+                  { index: 0, text: 'Lamp oil.', start: 0, end: 9, headingPath: [], tokens: 4 },
+                ];
+                return {
+                  title: 'a',
+                  mimeType: 'text/plain',
+                  count: 1,
+                  slice: async (from, to) => chunks.slice(from, to),
+                  release: () => {},
+                };
+              },
+            };
+          },
+        };
+      },
+    });
+    ref.state = state;
+    [ref.id] = state.importFiles(AGENT, [textFile('a.txt', 'Lamp oil.')]);
+    await state.idle();
+    expect(shown.length).toBe(101);
+    expect(shown.at(50)).toEqual({ type: 'parsing', doneChars: 500, totalChars: 1_000 });
+    expect(stageOf(state, ref.id!)?.type).toBe('indexed');
+  });
+
   it('U130/U133: queued files import one at a time, passing through embedding, and end indexed', async () => {
     const seen: string[] = [];
     const ref: { state?: DocumentsState } = {};
