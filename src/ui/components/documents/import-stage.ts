@@ -11,7 +11,10 @@ export function stageFraction(stage: ImportStage): number {
     case 'reading':
       return stage.totalBytes > 0 ? (0.1 * stage.loadedBytes) / stage.totalBytes : 0.1;
     case 'parsing':
-      return 0.1 + (stage.totalChars > 0 ? (0.05 * stage.doneChars) / stage.totalChars : 0);
+      return Math.min(
+        0.15,
+        0.1 + (stage.totalChars > 0 ? (0.05 * stage.doneChars) / stage.totalChars : 0),
+      );
     case 'chunked':
       return 0.15;
     case 'embedding':
