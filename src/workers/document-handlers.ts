@@ -20,6 +20,9 @@ export interface DocumentWorkerOptions {
 const FORMATS: ReadonlySet<string> = new Set<WorkerDocumentFormat>(['text', 'markdown', 'html']);
 const SIZE_KEYS = ['maxTokens', 'overlapTokens', 'paragraphFill'] as const;
 
+/** Parsed files kept at most; the page imports one at a time. */
+const MAX_HELD = 3;
+
 const yieldNow = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
 
 /**
@@ -93,6 +96,9 @@ export function createDocumentHandlers(
       }
       const handle = nextHandle++;
       held.set(handle, chunks);
+      // A page that cancelled just as the result left never releases it; imports run one at a
+      // time, so the oldest beyond a few can only be such a leftover.
+      for (const old of held.keys()) if (held.size > MAX_HELD) held.delete(old);
       return { handle, title: document.title, mimeType: document.mimeType, chunks: chunks.length };
     },
 
