@@ -114,13 +114,11 @@ test("X71 X177: the app's own document worker refuses a fetch to another origin"
   await page.goto('/#/chat');
   await createAgent(page, 'Probe');
   await page.evaluate(() => (window.location.hash = '#/documents'));
-  await page
-    .getByTestId('file-input')
-    .setInputFiles({
-      name: 'note.txt',
-      mimeType: 'text/plain',
-      buffer: Buffer.from('Tide pools.'),
-    });
+  await page.getByTestId('file-input').setInputFiles({
+    name: 'note.txt',
+    mimeType: 'text/plain',
+    buffer: Buffer.from('Tide pools.'),
+  });
   await expect(page.locator('[data-testid="import-job"][data-stage="indexed"]')).toHaveCount(1);
   const worker = page.workers().find((w) => w.url().includes('document.worker'));
   expect(worker, 'the import ran in the document worker').toBeDefined();
