@@ -163,6 +163,23 @@ export function evalMarkdown(result: EvalResult, plan: EvalPlan): string {
       }
     }
   }
+  if (result.cost) {
+    lines.push(
+      '',
+      `| web-llm full prefills (${result.path}) | budget | requests | why (V34) |`,
+      '|---|---|---|---|',
+    );
+    for (const strategy of plan.strategies) {
+      for (const b of plan.budgets) {
+        const c = result.cost[strategy]?.[String(b)];
+        if (!c?.webllm_resets) continue;
+        const causes = Object.entries(c.webllm_resets).sort((x, y) => (y[1] ?? 0) - (x[1] ?? 0));
+        const total = causes.reduce((sum, [, n]) => sum + (n ?? 0), 0);
+        const why = causes.map(([cause, n]) => `${cause} ${n}`).join(', ');
+        lines.push(`| ${strategy} | ${b} | ${total} | ${why || 'none'} |`);
+      }
+    }
+  }
   return lines.join('\n');
 }
 

@@ -116,6 +116,17 @@ export type PlanProblem =
     }
   | { type: 'newest_message_exceeds_budget'; messageId: MessageId; tokens: Tokens; budget: Tokens };
 
+/** How many of `memories` (best first) fit in `budget` tokens: the strategy's first pass. */
+function firstPassCount(memories: readonly ContextMemory[], budget: Tokens): number {
+  let count = 0;
+  let spent = 0;
+  while (count < memories.length && spent + (memories[count]?.tokens ?? 0) <= budget) {
+    spent += memories[count]?.tokens ?? 0;
+    count += 1;
+  }
+  return count;
+}
+
 function joinSystem(parts: readonly string[]): string {
   return parts.filter((part) => part !== '').join('\n\n');
 }
@@ -221,36 +232,52 @@ export async function planContext(input: PlanInput): Promise<Result<ContextPlan,
       const lines = prior[m.id];
       if (m !== pinned && lines && lines.length > 0) attached.set(m.id, lines);
     }
+    // The lines the recall budget chose come first (the strategy's first pass); lines past it
+    // only filled free room (ADR 0072): they are spare, added only while the window has room and
+    // the first to go when it has none (C22).
+    const core = firstPassCount(memories, agent.budgets.recallBudget);
+    const older = messages.filter((m) => m !== pinned && attached.has(m.id)).reverse();
+    // Drops the spare lines of the newest message that has any; false when none is left.
+    const trimSpare = (from: readonly Message[]): boolean => {
+      const next = from.find((m) => attached.get(m.id)?.some((line) => line.spare));
+      if (!next) return false;
+      attached.set(
+        next.id,
+        (attached.get(next.id) ?? []).filter((line) => !line.spare),
+      );
+      return true;
+    };
     const own = prior[pinned.id];
     if (own !== undefined) attached.set(pinned.id, own);
     else {
-      const visible = new Set([...attached.values()].flat().map((m) => m.text));
-      // The lines the recall budget chose come first (the strategy's first pass); lines past it
-      // only filled free room (ADR 0072), so they are added only while the window has room.
-      let core = 0;
-      let spent = 0;
-      while (
-        core < memories.length &&
-        spent + (memories[core]?.tokens ?? 0) <= agent.budgets.recallBudget
-      ) {
-        spent += memories[core]?.tokens ?? 0;
-        core += 1;
+      for (;;) {
+        attached.delete(pinned.id);
+        const visible = new Set([...attached.values()].flat().map((m) => m.text));
+        const mine = memories.slice(0, core).filter((m) => !visible.has(m.text));
+        attached.set(pinned.id, mine);
+        if (attachedTotal(attached) <= window) {
+          const base = mine.length;
+          let room = window - attachedTotal(attached);
+          for (const extra of memories.slice(core)) {
+            if (visible.has(extra.text) || extra.tokens > room) continue;
+            mine.push({ ...extra, spare: true });
+            room -= extra.tokens;
+          }
+          while (mine.length > base && attachedTotal(attached) > window) mine.pop();
+          break;
+        }
+        // Spare lines of earlier messages go, newest first, before the kept lines do (C22):
+        // the request stays the same up to the first message that changed.
+        if (!trimSpare(older)) break;
       }
-      const mine = memories.slice(0, core).filter((m) => !visible.has(m.text));
-      attached.set(pinned.id, mine);
-      const base = mine.length;
-      let room = window - attachedTotal(attached);
-      for (const extra of memories.slice(core)) {
-        if (visible.has(extra.text) || extra.tokens > room) continue;
-        mine.push(extra);
-        room -= extra.tokens;
-      }
-      while (mine.length > base && attachedTotal(attached) > window) mine.pop();
     }
     if (attachedTotal(attached) > window) {
       memoryFlush = attached.size > 1 || own !== undefined;
       attached.clear();
-      attached.set(pinned.id, memories);
+      attached.set(
+        pinned.id,
+        memories.map((m, i) => (i < core ? m : { ...m, spare: true as const })),
+      );
     }
   }
   function attachedTurn(m: Message): ChatTurn {

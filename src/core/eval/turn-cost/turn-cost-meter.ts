@@ -8,6 +8,7 @@
 import type { ChatTurn } from '../../ports/llm-engine';
 import type { ChatTemplateTokens } from './chat-template-tokens';
 import { requestCost, type MeasuredExchange, type RequestCost } from './request-cost';
+import { resetCause, type KindedExchange, type ResetCause } from './reset-cause';
 
 /** A step of the agent loop (a JSON-schema request) or the queue manager's summary request. */
 export type RequestKind = 'step' | 'summary';
@@ -16,6 +17,8 @@ export interface MeteredRequest extends RequestCost {
   kind: RequestKind;
   /** 1-based index among the turn's step requests (0 for a summary request). */
   step: number;
+  /** Why web-llm prefilled the whole request (null when it kept its cache). */
+  resetCause: ResetCause | null;
 }
 
 export interface MeteredTurn {
@@ -33,6 +36,8 @@ export interface CostSummary {
   prefill_lcp_mean: number;
   prefill_webllm_p95: number;
   prefill_lcp_p95: number;
+  /** Requests web-llm prefilled in full, by why (V34). */
+  webllm_resets: Partial<Record<ResetCause, number>>;
 }
 
 /** Means of one step position (or of summary requests) over a run. */
@@ -58,7 +63,7 @@ const round1 = (x: number) => Math.round(x * 10) / 10;
 
 export class TurnCostMeter {
   readonly turns: MeteredTurn[] = [];
-  private previous: MeasuredExchange | null = null;
+  private previous: (MeasuredExchange & KindedExchange) | null = null;
 
   constructor(private readonly tokens: ChatTemplateTokens) {}
 
@@ -77,7 +82,9 @@ export class TurnCostMeter {
     if (this.turns.length === 0) this.beginTurn();
     const turn = this.turns[this.turns.length - 1]!;
     const { cost, tokens } = requestCost(this.tokens, this.previous, exchange.messages);
+    const cause = cost.webllmReused ? null : resetCause(this.previous, exchange);
     this.previous = {
+      kind: exchange.kind,
       messages: exchange.messages,
       output: exchange.output,
       finishReason: exchange.finishReason,
@@ -85,7 +92,7 @@ export class TurnCostMeter {
     };
     const step =
       exchange.kind === 'step' ? turn.requests.filter((r) => r.kind === 'step').length + 1 : 0;
-    const metered: MeteredRequest = { ...cost, kind: exchange.kind, step };
+    const metered: MeteredRequest = { ...cost, kind: exchange.kind, step, resetCause: cause };
     turn.requests.push(metered);
     return metered;
   }
@@ -108,6 +115,12 @@ export function summarizeCost(all: readonly MeteredTurn[]): CostSummary {
     t.requests.reduce((a, r) => a + f(r), 0);
   const webllm = turns.map((t) => sum(t, (r) => r.prefillWebllm));
   const lcp = turns.map((t) => sum(t, (r) => r.prefillLcp));
+  const resets: Partial<Record<ResetCause, number>> = {};
+  for (const t of turns) {
+    for (const r of t.requests) {
+      if (r.resetCause) resets[r.resetCause] = (resets[r.resetCause] ?? 0) + 1;
+    }
+  }
   return {
     turns: turns.length,
     steps_per_turn: round1(mean(turns.map((t) => sum(t, (r) => (r.kind === 'step' ? 1 : 0))))),
@@ -117,6 +130,7 @@ export function summarizeCost(all: readonly MeteredTurn[]): CostSummary {
     prefill_lcp_mean: round1(mean(lcp)),
     prefill_webllm_p95: percentile(webllm, 0.95),
     prefill_lcp_p95: percentile(lcp, 0.95),
+    webllm_resets: resets,
   };
 }
 
