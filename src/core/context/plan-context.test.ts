@@ -10,6 +10,9 @@ import {
   renderArchivalMemory,
 } from '../prompts/render-context';
 import { webllmReuses } from '../eval/turn-cost/webllm-reuse';
+import { requestTokens } from '../eval/turn-cost/chat-template-tokens';
+import { requestCost } from '../eval/turn-cost/request-cost';
+import { createLlama3ChatTokens } from '../../adapters/tokenizer/llama3-chat-tokens';
 import { createToolRegistry } from '../tools/tool-registry';
 import { pick, randomText, seededRandom } from '../../testing/seeded-random';
 import { createMemgptStrategy } from './memgpt-strategy';
@@ -338,5 +341,97 @@ describe('planContext', () => {
     expect(flushed.value.memoryFlush).toBe(true);
     expect(flushed.value.prompt[1]?.content).toBe('What is my cat called?');
     expect(flushed.value.total).toBeLessThanOrEqual(input.window);
+  });
+});
+
+describe('spare memory lines (C22)', () => {
+  const line = (id: string, text: string): ContextMemory => ({
+    id,
+    text: `[2026-01-01 Ann] "${text}"`,
+    tokens: 0,
+    origin: 'recall',
+  });
+  const raw =
+    '{"thinking":"Reply.","function":"send_message","arguments":{"message":"Lovely."},"request_heartbeat":false}';
+
+  async function twoTurns() {
+    const input = randomInput(11);
+    input.tokenizer = createLlama3Tokenizer();
+    input.summary = undefined;
+    input.window = 4096;
+    input.agent.budgets.replyReserve = 256;
+    // One line fits the recall budget; the rest only fill free room (spare).
+    input.agent.budgets.recallBudget = 30;
+    input.candidates = [
+      line('a', 'Miso is my cat'),
+      line('b', 'Miso is grey'),
+      line('c', 'I bake rye bread on Sundays'),
+      line('d', 'My sister lives in Lisbon'),
+    ];
+    input.history = [message(1, 'user', 'Tell me about my cat.')];
+    const first = await planContext(input);
+    if (!first.ok) throw new Error(first.error.type);
+    const answer = message(2, 'assistant', 'Lovely.');
+    answer.toolCall = { name: 'send_message', arguments: { message: 'Lovely.' } };
+    answer.raw = raw;
+    input.history = [...input.history, answer, message(3, 'user', 'And the vet visit?')];
+    input.candidates = [line('e', 'Miso saw the vet in May')];
+    input.strategyState = first.value.strategyState;
+    return { input, first: first.value };
+  }
+
+  it('C22: lines past the recall budget are kept as spare; a step without a flush extends the previous request under both reuse rules', async () => {
+    const { input, first } = await twoTurns();
+    expect(first.prompt[1]?.content.split('\n')).toEqual([
+      MEMORIES_HEADER,
+      '- [2026-01-01 Ann] "Miso is my cat"',
+      '- [2026-01-01 Ann] "Miso is grey"',
+      '- [2026-01-01 Ann] "I bake rye bread on Sundays"',
+      '- [2026-01-01 Ann] "My sister lives in Lisbon"',
+      MESSAGE_AFTER_MEMORIES,
+      'Tell me about my cat.',
+    ]);
+    const second = await planContext(input);
+    if (!second.ok) throw new Error(second.error.type);
+    expect(second.value.memoryFlush).toBeUndefined();
+    const chat = createLlama3ChatTokens();
+    const held = {
+      messages: first.prompt,
+      output: raw,
+      finishReason: 'stop' as const,
+      tokens: requestTokens(chat, first.prompt),
+    };
+    const { cost } = requestCost(chat, held, second.value.prompt);
+    // web-llm continues; a longest-common-prefix engine reads only the new message and header.
+    expect(cost.webllmReused).toBe(true);
+    const lastRound = chat.message(second.value.prompt[3]!).length + chat.generationHeader().length;
+    expect(cost.prefillLcp).toBe(lastRound + 1);
+    expect(cost.prefillWebllm).toBe(lastRound);
+  });
+
+  it('C22: when the new lines do not fit, the earlier spare lines go first — its first-pass lines stay and no memory flush happens', async () => {
+    const { input } = await twoTurns();
+    const roomy = await planContext(input);
+    if (!roomy.ok) throw new Error(roomy.error.type);
+    // One token short of holding everything: only the spare lines can make room.
+    input.window = roomy.value.total - 1;
+    const tight = await planContext(input);
+    if (!tight.ok) throw new Error(tight.error.type);
+    expect(tight.value.memoryFlush).toBeUndefined();
+    expect(tight.value.total).toBeLessThanOrEqual(input.window);
+    expect(tight.value.prompt[1]?.content.split('\n')).toEqual([
+      MEMORIES_HEADER,
+      '- [2026-01-01 Ann] "Miso is my cat"',
+      MESSAGE_AFTER_MEMORIES,
+      'Tell me about my cat.',
+    ]);
+    expect(tight.value.prompt[3]?.content).toContain('Miso saw the vet in May');
+    const sum = Object.values(tight.value.sections).reduce((a, b) => a + b, 0);
+    expect(sum).toBe(tight.value.total);
+    // Without spare lines to give, the kept lines go as before (C17): a memory flush.
+    input.window = tight.value.total - 30;
+    const flushed = await planContext(input);
+    if (!flushed.ok) throw new Error(flushed.error.type);
+    expect(flushed.value.memoryFlush).toBe(true);
   });
 });

@@ -42,6 +42,13 @@ describe('the turn-cost meter', () => {
     expect(summary.prefill_webllm_p95).toBe(
       Math.max(a.prefillWebllm, b.prefillWebllm + c.prefillWebllm),
     );
+    // V34: each full prefill is counted by why; the step after a summary request resets too.
+    expect([a.resetCause, b.resetCause, c.resetCause]).toEqual([
+      'first',
+      'summary_request',
+      'summary_request',
+    ]);
+    expect(summary.webllm_resets).toEqual({ first: 1, summary_request: 2 });
     expect(Object.keys(meter.byStep())).toEqual(['1', 'summary']);
     expect(meter.byStep()['1']?.requests).toBe(2);
   });
