@@ -48,10 +48,15 @@ describe('eval:memory on a tiny LoCoMo-format file (fixture embedder, real adapt
       'new_tokens_mean',
       'prefill_webllm_mean',
       'prefill_lcp_mean',
+      'new_tokens_p95',
       'prefill_webllm_p95',
       'prefill_lcp_p95',
+      'webllm_resets',
       'flushes',
     ]);
+    // V34: every request web-llm prefilled in full is counted once, by why; the first is 'first'.
+    expect(cost.webllm_resets.first).toBe(1);
+    expect(table).toMatch(/\| web-llm full prefills \(live\)/);
     // The fixture's first speaker speaks four times: four turns of the loop, one step each.
     expect(cost.turns).toBe(4);
     expect(cost.steps_per_turn).toBe(1);

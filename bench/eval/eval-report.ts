@@ -150,15 +150,15 @@ export function evalMarkdown(result: EvalResult, plan: EvalPlan): string {
   if (result.cost) {
     lines.push(
       '',
-      `| cost per turn (${result.path}) | budget | turns | steps/turn | full prompt | new tokens | prefill web-llm | prefill LCP | web-llm p95 | LCP p95 | flushes |`,
-      '|---|---|---|---|---|---|---|---|---|---|---|',
+      `| cost per turn (${result.path}) | budget | turns | steps/turn | full prompt | new tokens | prefill web-llm | prefill LCP | new p95 | web-llm p95 | LCP p95 | flushes |`,
+      '|---|---|---|---|---|---|---|---|---|---|---|---|',
     );
     for (const strategy of plan.strategies) {
       for (const b of plan.budgets) {
         const c = result.cost[strategy]?.[String(b)];
         if (!c) continue;
         lines.push(
-          `| ${strategy} | ${b} | ${c.turns} | ${c.steps_per_turn} | ${c.full_prompt_mean} | ${c.new_tokens_mean} | ${c.prefill_webllm_mean} | ${c.prefill_lcp_mean} | ${c.prefill_webllm_p95} | ${c.prefill_lcp_p95} | ${c.flushes} |`,
+          `| ${strategy} | ${b} | ${c.turns} | ${c.steps_per_turn} | ${c.full_prompt_mean} | ${c.new_tokens_mean} | ${c.prefill_webllm_mean} | ${c.prefill_lcp_mean} | ${c.new_tokens_p95 ?? ''} | ${c.prefill_webllm_p95} | ${c.prefill_lcp_p95} | ${c.flushes} |`,
         );
       }
     }

@@ -34,6 +34,7 @@ export interface CostSummary {
   new_tokens_mean: number;
   prefill_webllm_mean: number;
   prefill_lcp_mean: number;
+  new_tokens_p95: number;
   prefill_webllm_p95: number;
   prefill_lcp_p95: number;
   /** Requests web-llm prefilled in full, by why (V34). */
@@ -115,6 +116,7 @@ export function summarizeCost(all: readonly MeteredTurn[]): CostSummary {
     t.requests.reduce((a, r) => a + f(r), 0);
   const webllm = turns.map((t) => sum(t, (r) => r.prefillWebllm));
   const lcp = turns.map((t) => sum(t, (r) => r.prefillLcp));
+  const fresh = turns.map((t) => sum(t, (r) => r.newTokens));
   const resets: Partial<Record<ResetCause, number>> = {};
   for (const t of turns) {
     for (const r of t.requests) {
@@ -125,9 +127,10 @@ export function summarizeCost(all: readonly MeteredTurn[]): CostSummary {
     turns: turns.length,
     steps_per_turn: round1(mean(turns.map((t) => sum(t, (r) => (r.kind === 'step' ? 1 : 0))))),
     full_prompt_mean: round1(mean(turns.map((t) => sum(t, (r) => r.fullPrompt)))),
-    new_tokens_mean: round1(mean(turns.map((t) => sum(t, (r) => r.newTokens)))),
+    new_tokens_mean: round1(mean(fresh)),
     prefill_webllm_mean: round1(mean(webllm)),
     prefill_lcp_mean: round1(mean(lcp)),
+    new_tokens_p95: percentile(fresh, 0.95),
     prefill_webllm_p95: percentile(webllm, 0.95),
     prefill_lcp_p95: percentile(lcp, 0.95),
     webllm_resets: resets,
