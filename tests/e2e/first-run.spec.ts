@@ -53,9 +53,7 @@ test.describe('first run', () => {
         // No WebGPU here: the recommendation is a CPU model, with its download size (U192).
         const model = card.getByTestId('cpu-recommendation');
         await expect(model).toContainText('Recommended here');
-        await expect(model).toContainText(
-          /\d(\.\d)? (KB|MB|GB) download that runs on the processor/,
-        );
+        await expect(model).toContainText(/· \d+(\.\d)? (KB|MB|GB), runs on\s+the processor/);
         // The returning user's actions wait until the first run is done or skipped.
         await expect(page.getByTestId('home-actions')).toHaveCount(0);
         // The device report's warning stays short and says what still works.
