@@ -133,6 +133,7 @@ test.describe('first run', () => {
 
   test('U192/U194: Say hello with nothing downloaded opens the chat while the recommended CPU model downloads and loads', async ({
     page,
+    shoot,
     externalRequests,
   }) => {
     test.setTimeout(120_000);
@@ -146,6 +147,7 @@ test.describe('first run', () => {
     // The chat opens at once, named "Loci" by default; the model is on its way.
     await expect(page).toHaveURL(/#\/chat$/);
     await expect(page.getByTestId('agent-select')).toHaveText('Loci');
+    await shoot(page, 'first-run-loading-1280x800');
     await expect
       .poll(
         () =>
