@@ -196,7 +196,7 @@ test.describe('first run', () => {
   });
 });
 
-test('U193: Settings → Your name changes the display name the next message carries', async ({
+test('U193: Settings → Your name shows, trims and keeps the display name', async ({
   page,
   externalRequests,
 }) => {
