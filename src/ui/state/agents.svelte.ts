@@ -85,16 +85,24 @@ export class AgentsState {
     await this.deps.store.setSetting(ACTIVE_KEY, id);
   }
 
-  async create(input: { name: string; kind: AgentKind; persona?: string }): Promise<Agent> {
+  async create(input: {
+    name: string;
+    kind: AgentKind;
+    persona?: string;
+    /** What the `human` block starts with (the first run writes the user's name there). */
+    human?: string;
+  }): Promise<Agent> {
     const name = input.name.trim();
     if (name === '') throw new AppError('invalid_argument', 'An agent needs a name.');
     const persona = input.persona?.trim() || undefined;
+    const human = input.human?.trim() || undefined;
     const { agent, changes } = createAgentRecord({
       id: this.deps.newId(),
       name,
       kind: input.kind,
       now: this.deps.clock.now(),
       ...(persona ? { persona } : {}),
+      ...(human ? { human } : {}),
     });
     await this.deps.store.apply(changes);
     this.deps.onCreated?.(agent);

@@ -118,4 +118,29 @@ describe('ModelManagerView', () => {
     expect(t.view.state.loaded).toBeNull();
     expect(t.view.state.busy).toBeNull();
   });
+
+  it("U192: refreshCpu reads the CPU models' cache status without reading the GPU list", async () => {
+    const asked: string[][] = [];
+    let catalogRead = false;
+    const cpuEntry = { ...entry('cpu-model'), memoryMB: 1, threads: 1, urls: [], source: '' };
+    const view = new ModelManagerView({
+      manager: {
+        subscribe: () => () => {},
+        getState: () => ({ models: {}, loaded: null, busy: null }),
+        refresh: async (ids) => void asked.push([...ids]),
+        download: async () => {},
+        cancel: () => {},
+        remove: async () => {},
+      },
+      catalog: async () => {
+        catalogRead = true;
+        return [];
+      },
+      cpuCatalog: () => [cpuEntry],
+      usage: async () => null,
+    });
+    await view.refreshCpu();
+    expect(asked).toEqual([['cpu-model']]);
+    expect(catalogRead).toBe(false);
+  });
 });

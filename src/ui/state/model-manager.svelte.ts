@@ -81,6 +81,20 @@ export class ModelManagerView {
     this.storage = await this.deps.usage();
   }
 
+  /**
+   * Cache status of the CPU models only: enough for a recommendation on a device without a GPU,
+   * without reading web-llm's list (the first run, U192).
+   */
+  async refreshCpu(): Promise<void> {
+    this.start();
+    this.cpuEntries = this.deps.cpuCatalog?.() ?? [];
+    try {
+      await this.deps.manager.refresh(this.cpuEntries.map((e) => e.modelId));
+    } catch (error) {
+      console.warn("reading the CPU models' cache status failed", error);
+    }
+  }
+
   /** Downloads and loads a model; the error (offline, cancelled, failed) is shown in words. */
   async download(modelId: string): Promise<boolean> {
     this.error = null;
