@@ -119,7 +119,14 @@ export async function contextTotal(page: Page): Promise<string> {
 /** Closes the "ready to work offline" toast so it does not cover screenshots. */
 export async function dismissToast(page: Page): Promise<void> {
   const toast = page.getByTestId('offline-ready');
-  if (await toast.isVisible()) await toast.getByRole('button', { name: 'OK' }).click();
+  if (!(await toast.isVisible())) return;
+  // The toast fades out by itself (U171): it may go between the check and the click, which is
+  // what the caller wanted anyway, so a click that finds no button is not a failure.
+  await toast
+    .getByRole('button', { name: 'OK' })
+    .click({ timeout: 2_000 })
+    .catch(() => undefined);
+  await toast.waitFor({ state: 'hidden' });
 }
 
 /** Gives an agent a larger reply reserve, so a long scripted reply streams for seconds. */
