@@ -4,8 +4,9 @@ import { VitePWA } from 'vite-plugin-pwa';
 import { lociAssets } from './scripts/vite-plugin-loci-assets';
 import { securityHeadersPlugin } from './scripts/vite-plugin-security-headers';
 
-/** File-name stem of the web-llm library chunk (see `worker` and `workbox` below). */
+/** File-name stems of the engine library chunks (see `worker` and `workbox` below). */
 const WEBLLM_CHUNK = 'webllm-lib';
+const WLLAMA_CHUNK = 'wllama-lib';
 
 // The e2e build (`vite build --mode e2e`) is the production app plus the test doubles
 // (scripted LLM engine, fixture embedder). A production build never contains them.
@@ -76,15 +77,17 @@ export default defineConfig(({ mode }) => ({
         // Icons, the favicon and the manifest come in through includeAssets and the manifest
         // (globbing them too listed each twice).
         globPatterns: ['**/*.{js,css,html,mjs}'],
-        // web-llm's ~6 MB library runs only where WebGPU does: it is not precached for every
-        // device but cached the first time the LLM worker loads it (below), so chat still
-        // reloads offline wherever it ran once (issue 18, 13).
+        // The engines' libraries load only once the user picks a model of that engine: web-llm's
+        // ~6 MB one runs only where WebGPU does, wllama's (~210 kB) only for a CPU model. Neither
+        // is precached for every device; each is cached the first time the LLM worker loads it
+        // (below), so chat still reloads offline wherever it ran once (issue 18, 13; U157, U195).
         globIgnores: [
           '**/ort/**',
           '**/models/**',
           '**/*.wasm',
           '**/pdf.worker*',
           `**/assets/${WEBLLM_CHUNK}-*.js`,
+          `**/assets/${WLLAMA_CHUNK}-*.js`,
         ],
         runtimeCaching: [
           {
@@ -93,6 +96,12 @@ export default defineConfig(({ mode }) => ({
             urlPattern: new RegExp(`/assets/${WEBLLM_CHUNK}-[^/]*\\.js$`),
             handler: 'CacheFirst',
             options: { cacheName: 'loci-webllm-code', expiration: { maxEntries: 2 } },
+          },
+          {
+            // Its own cache, so web-llm's (kept by installs from before) is never evicted by it.
+            urlPattern: new RegExp(`/assets/${WLLAMA_CHUNK}-[^/]*\\.js$`),
+            handler: 'CacheFirst',
+            options: { cacheName: 'loci-wllama-code', expiration: { maxEntries: 2 } },
           },
         ],
         maximumFileSizeToCacheInBytes: 10 * 1024 * 1024,
@@ -112,12 +121,14 @@ export default defineConfig(({ mode }) => ({
     format: 'es',
     rollupOptions: {
       output: {
-        // A stable name for web-llm's chunk, so the service worker can leave it out of the
-        // precache and cache it on first use.
+        // Stable names for the engines' chunks, so the service worker can leave them out of
+        // the precache and cache them on first use.
         chunkFileNames: (chunk: { moduleIds: readonly string[] }) =>
           chunk.moduleIds.some((id) => id.includes('@mlc-ai/web-llm'))
             ? `assets/${WEBLLM_CHUNK}-[hash].js`
-            : 'assets/[name]-[hash].js',
+            : chunk.moduleIds.some((id) => id.includes('@wllama/wllama'))
+              ? `assets/${WLLAMA_CHUNK}-[hash].js`
+              : 'assets/[name]-[hash].js',
       },
     },
   },

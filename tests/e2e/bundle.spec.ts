@@ -1,7 +1,8 @@
 /**
  * What the built app makes every device download and keep (issue 18, point 13): the service
- * worker's precache lists each file once and leaves out web-llm's library, which it caches on
- * first use instead; one copy of each wasm ships. Reads the e2e build this suite serves — the
+ * worker's precache lists each file once and leaves out the engines' libraries (web-llm, wllama),
+ * which it caches on first use instead — then serves offline; one copy of each wasm ships
+ * (U157, U195, U196). `node scripts/bundle-report.mjs` prints the same figures for a build. Reads the e2e build this suite serves — the
  * production build comes from the same vite.config.ts.
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
@@ -20,6 +21,12 @@ function files(dir: string): string[] {
 function precacheUrls(sw: string): string[] {
   return [...sw.matchAll(/url:"([^"]+)"/g)].map((m) => m[1] ?? '');
 }
+
+/** The engines' library chunks, each only of use once the user picks a model of that engine. */
+const ENGINE_CHUNKS = [
+  { name: 'web-llm', file: /^assets\/webllm-lib-[^/]*\.js$/, cache: 'loci-webllm-code' },
+  { name: 'wllama', file: /^assets\/wllama-lib-[^/]*\.js$/, cache: 'loci-wllama-code' },
+];
 
 test('U157: the precache lists each file once and not the web-llm library, which is cached when first loaded', async ({
   page,
@@ -55,6 +62,7 @@ test('U157: the precache lists each file once and not the web-llm library, which
   });
   expect(cached.length).toBeGreaterThan(5);
   expect(cached.some((p) => p.includes('webllm-lib-'))).toBe(false);
+  expect(cached.some((p) => p.includes('wllama-lib-'))).toBe(false);
   expect(cached.some((p) => p.endsWith('/index.html'))).toBe(true);
 });
 
@@ -68,4 +76,88 @@ test('U157: one copy of each wasm ships', () => {
   );
   expect(names.filter((n, i) => names.indexOf(n) !== i)).toEqual([]);
   expect(wasm.some((f) => f.startsWith('ort/'))).toBe(true);
+});
+
+test('U195: no engine library is precached, and each engine chunk in dist/ is one of them', () => {
+  const sw = readFileSync(join(OUT, 'sw.js'), 'utf8');
+  const urls = precacheUrls(sw);
+  for (const engine of ENGINE_CHUNKS) {
+    const chunk = files(OUT).filter((f) => engine.file.test(f));
+    expect(chunk, engine.name).toHaveLength(1);
+    expect(urls, engine.name).not.toContain(chunk[0]);
+  }
+  // No precached file carries an engine's code under another name (a chunk split off or
+  // renamed by a bundler change would slip past the file-name rule above).
+  for (const url of urls.filter((u) => /\.m?js$/.test(u))) {
+    const code = readFileSync(join(OUT, url), 'utf8');
+    expect(code.includes('tvmjs'), `${url} holds web-llm's runtime`).toBe(false);
+    expect(code.includes('wllamaAction'), `${url} holds wllama's library`).toBe(false);
+  }
+});
+
+test('U196: one ONNX Runtime wasm in dist/, the self-hosted one the embedder loads', () => {
+  const ort = files(OUT).filter((f) => /(^|\/)ort-wasm[^/]*\.wasm$/.test(f));
+  expect(ort).toEqual(['ort/ort-wasm-simd-threaded.asyncify.wasm']);
+});
+
+test('U195: an engine library fetched once is cached by the service worker and served offline', async ({
+  page,
+  context,
+}) => {
+  const chunks = ENGINE_CHUNKS.map((engine) => ({
+    ...engine,
+    url: `/${files(OUT).find((f) => engine.file.test(f)) ?? ''}`,
+  }));
+  await page.goto('/#/home');
+  await page.waitForFunction(async () => (await navigator.serviceWorker.ready).active !== null);
+  await page.reload();
+  await expect
+    .poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null))
+    .toBe(true);
+  // Not cached before first use.
+  const before = await page.evaluate(
+    async (names) => {
+      const held: string[] = [];
+      for (const name of names) {
+        if (await caches.has(name))
+          held.push(...(await (await caches.open(name)).keys()).map((r) => r.url));
+      }
+      return held;
+    },
+    chunks.map((c) => c.cache),
+  );
+  expect(before).toEqual([]);
+  // First use, as the LLM worker's import does it: through the service worker.
+  for (const chunk of chunks) {
+    const status = await page.evaluate(async (url) => (await fetch(url)).status, chunk.url);
+    expect(status, chunk.name).toBe(200);
+  }
+  await expect
+    .poll(() =>
+      page.evaluate(
+        async (list) => {
+          const held: string[] = [];
+          for (const c of list) {
+            const cache = await caches.open(c.cache);
+            if (await cache.match(c.url)) held.push(c.name);
+          }
+          return held;
+        },
+        chunks.map((c) => ({ name: c.name, cache: c.cache, url: c.url })),
+      ),
+    )
+    .toEqual(chunks.map((c) => c.name));
+  // Offline, the same request is answered from that cache, whole.
+  await context.setOffline(true);
+  for (const chunk of chunks) {
+    const offline = await page.evaluate(async (url) => {
+      const res = await fetch(url);
+      return { status: res.status, size: (await res.arrayBuffer()).byteLength };
+    }, chunk.url);
+    expect(offline, chunk.name).toEqual({
+      status: 200,
+      size: statSync(join(OUT, chunk.url.slice(1))).size,
+    });
+  }
+  await context.setOffline(false);
 });
