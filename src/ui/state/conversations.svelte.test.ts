@@ -51,7 +51,14 @@ async function say(
 
 const found = async (search: InMemorySearch, text: string) =>
   (
-    await search.search({ agentId: 'a1', text, kinds: ['message'], page: 1, pageSize: 10 })
+    await search.search({
+      agentId: 'a1',
+      text,
+      kinds: ['message'],
+      mode: 'lexical',
+      page: 1,
+      pageSize: 10,
+    })
   ).hits.map((h) => h.text);
 
 describe('ConversationsState', () => {
