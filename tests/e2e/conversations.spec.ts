@@ -72,7 +72,7 @@ test('U187–U190: two conversations share recall; delete and Undo; the list sur
   // named by its conversation.
   await script(page, reply('Mia lives in Lisbon, near the river.'));
   await send(page, 'Where does my sister Mia live?');
-  const paged = panel.locator('[data-memory]').filter({ hasText: 'Mia lives in Lisbon' });
+  const paged = panel.locator('[data-memory]').filter({ hasText: 'Lisbon, near the river' });
   await expect(paged.first()).toBeVisible();
   await expect(paged.first()).toContainText('In “Family”');
   await panel.getByLabel('Show the exact prompt text').check();
@@ -100,6 +100,7 @@ test('U187–U190: two conversations share recall; delete and Undo; the list sur
     .click();
   await expect(page.getByTestId('user-message')).toHaveCount(1);
   await expect(page.getByTestId('user-message')).toContainText('My sister Mia lives in Lisbon');
+  await dismissToast(page);
   await shoot(page, 'conversations-list-1280x800');
 
   // Delete "Family" (confirmed): its messages leave recall search; Undo brings them back.
@@ -133,6 +134,7 @@ test('U187–U190: two conversations share recall; delete and Undo; the list sur
 
   // After a reload: both conversations, most recent first, and the one the user was in.
   await page.reload();
+  await loadScriptedModel(page);
   await expect(list.getByTestId('conversation-row')).toHaveCount(2);
   await expect(list.getByTestId('conversation-row').first()).toContainText('Where does my sister');
   await expect(row(page, 'Family').getByRole('button', { name: /^Family/ })).toHaveAttribute(
