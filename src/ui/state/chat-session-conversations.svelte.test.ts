@@ -32,6 +32,7 @@ describe('ChatSession, one conversation at a time (U190)', () => {
     const calls: Parameters<TurnRunner>[2][] = [];
     const session = new ChatSession({
       store,
+      search: { removeMessages: () => Promise.resolve(), indexMessages: () => Promise.resolve() },
       lock: new MemoryTurnLock(),
       modelReady: () => true,
       run: (_agentId, _trigger, options) => {
