@@ -7,7 +7,15 @@
  */
 import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures';
-import { createAgent, dismissToast, loadScriptedModel, reply, script, send } from './helpers/loci';
+import {
+  createAgent,
+  dismissToast,
+  loadScriptedModel,
+  reply,
+  script,
+  send,
+  seriousViolations,
+} from './helpers/loci';
 
 const row = (page: Page, title: string) =>
   page.getByTestId('conversation-row').filter({ hasText: title });
@@ -153,6 +161,7 @@ test('U187–U190: two conversations share recall; delete and Undo; the list sur
   const sheet = page.getByRole('dialog', { name: 'Chats of Juniper' });
   await expect(sheet.getByTestId('conversation-row')).toHaveCount(2);
   await shoot(page, 'conversations-list-390x844');
+  expect(await seriousViolations(page)).toEqual([]);
   await sheet.getByRole('button', { name: /^Where does my sister/ }).click();
   await expect(sheet).toBeHidden();
   await expect(switcher).toContainText('Where does my sister');
