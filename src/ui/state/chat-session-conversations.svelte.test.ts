@@ -60,5 +60,23 @@ describe('ChatSession, one conversation at a time (U190)', () => {
 
     await session.send('hello garden');
     expect(calls[0]?.conversationId).toBe('a1:garden');
+
+    // A turn cut off in "trip" is offered for retry there, not in "garden".
+    await store.apply({
+      turns: [
+        {
+          id: 'tx',
+          agentId: 'a1',
+          triggerMessageId: 'm5',
+          status: 'interrupted',
+          steps: 0,
+          startedAt: 20,
+        },
+      ],
+    });
+    await vi.waitFor(() => expect(Object.keys(session.turns)).toContain('tx'));
+    expect(session.interrupted).toEqual([]);
+    await session.open('a1', 'a1:trip');
+    await vi.waitFor(() => expect(session.interrupted.map((t) => t.id)).toEqual(['tx']));
   });
 });

@@ -194,8 +194,15 @@ export class ChatSession {
 
   /** Interrupted turns, newest first (each can be retried). */
   get interrupted(): TurnRecord[] {
+    // Turns are the agent's; with a conversation shown, only those it triggered (a retry runs in
+    // its trigger's conversation, A22, so offering another conversation's here would mislead).
+    const all = this.conversationId === null;
     return Object.values(this.turns)
-      .filter((t) => t.status === 'interrupted')
+      .filter(
+        (t) =>
+          t.status === 'interrupted' &&
+          (all || this.messages.some((m) => m.id === t.triggerMessageId)),
+      )
       .sort((a, b) => b.startedAt - a.startedAt);
   }
 
