@@ -61,6 +61,7 @@ import { PersistenceState } from './ui/state/persistence.svelte';
 import { ThemeState } from './ui/state/theme.svelte';
 import { BackgroundEmbedding } from './ui/state/background-embedding.svelte';
 import { ChatSession } from './ui/state/chat-session.svelte';
+import { ConversationsState } from './ui/state/conversations.svelte';
 import { DeviceState } from './ui/state/device.svelte';
 import { DocumentsState } from './ui/state/documents.svelte';
 import { Highlights } from './ui/state/highlights.svelte';
@@ -307,6 +308,14 @@ async function bootMemory(): Promise<MemoryServices> {
       ];
     },
   });
+  // The active agent's conversations; the chat shows and runs the selected one (U187–U190).
+  const conversations = new ConversationsState({
+    store,
+    search,
+    lock,
+    clock,
+    newId: () => ids.next('conversation'),
+  });
   session = new ChatSession({
     store,
     search,
@@ -323,7 +332,7 @@ async function bootMemory(): Promise<MemoryServices> {
           `This agent's model (${wanted}) could not be loaded: ${models.error?.what ?? ''}`,
         );
       }
-      return runTurn(deps, agentId, trigger, {
+      const outcome = await runTurn(deps, agentId, trigger, {
         ...options,
         onEvent: (event) => {
           if (__LOCI_E2E__ && event.type === 'context.planned') {
@@ -335,6 +344,10 @@ async function bootMemory(): Promise<MemoryServices> {
           options.onEvent?.(event);
         },
       });
+      // A new chat takes its title from its first message (U187).
+      if (trigger.type === 'user_message' && outcome.turnId !== null && options.conversationId)
+        await conversations.nameFromFirstMessage(options.conversationId, trigger.text);
+      return outcome;
     },
     prepare: async (agentId) => {
       // Only a tab that can take the lock may relabel `running` turns: in another tab they are live.
@@ -387,6 +400,7 @@ async function bootMemory(): Promise<MemoryServices> {
     search,
     agents,
     session,
+    conversations,
     highlights,
     writer,
     documents,

@@ -14,6 +14,7 @@ import type { BackupReminderState } from './state/backup-reminder.svelte';
 import type { PersistenceState } from './state/persistence.svelte';
 import type { BackgroundEmbedding } from './state/background-embedding.svelte';
 import type { ChatSession } from './state/chat-session.svelte';
+import type { ConversationsState } from './state/conversations.svelte';
 import type { DeviceState } from './state/device.svelte';
 import type { DocumentsState } from './state/documents.svelte';
 import type { Highlights } from './state/highlights.svelte';
@@ -28,6 +29,8 @@ export interface MemoryServices {
   search: MemorySearch;
   agents: AgentsState;
   session: ChatSession;
+  /** The active agent's conversations: the list, the selected one (U187–U190). */
+  conversations: ConversationsState;
   highlights: Highlights;
   /** What the writing screen's sessions run on (the same store, search, engine and lock). */
   writer: WriterDeps & { lock: TurnLock };

@@ -19,6 +19,7 @@ import { AppError, type ErrorCode } from '../../core/errors';
 import {
   conversationOf,
   type AgentId,
+  type ConversationId,
   type Message,
   type MessageId,
   type StepRecord,
@@ -37,7 +38,12 @@ import { latestTurn, type LatestTurn } from './message-actions';
 export type TurnRunner = (
   agentId: AgentId,
   trigger: TurnTrigger,
-  options: { onEvent: (event: TurnEvent) => void; signal: AbortSignal },
+  options: {
+    onEvent: (event: TurnEvent) => void;
+    signal: AbortSignal;
+    /** The conversation the turn runs in (A22); absent: the agent's most recent one. */
+    conversationId?: ConversationId;
+  },
 ) => Promise<TurnOutcome>;
 
 /** The part of the highlights the session lights (method syntax: any `kind` type fits). */
@@ -125,6 +131,8 @@ function shownTurnIds(messages: readonly Message[], turns: readonly TurnRecord[]
 
 export class ChatSession {
   agentId = $state<AgentId | null>(null);
+  /** The conversation shown and run (U190); null: all of the agent's messages. */
+  conversationId = $state<ConversationId | null>(null);
   /** The newest messages of the agent, oldest first (live: updates from other tabs too). */
   messages = $state.raw<Message[]>([]);
   /** Turns by id, for their status and steps. */
@@ -186,16 +194,29 @@ export class ChatSession {
 
   /** Interrupted turns, newest first (each can be retried). */
   get interrupted(): TurnRecord[] {
+    // Turns are the agent's; with a conversation shown, only those it triggered (a retry runs in
+    // its trigger's conversation, A22, so offering another conversation's here would mislead).
+    const all = this.conversationId === null;
     return Object.values(this.turns)
-      .filter((t) => t.status === 'interrupted')
+      .filter(
+        (t) =>
+          t.status === 'interrupted' &&
+          (all || this.messages.some((m) => m.id === t.triggerMessageId)),
+      )
       .sort((a, b) => b.startedAt - a.startedAt);
   }
 
-  /** Switches to an agent: recovers its interrupted turns and starts the live message list. */
-  async open(agentId: AgentId | null): Promise<void> {
-    if (agentId === this.agentId && this.subscription) return;
+  /**
+   * Switches to an agent (recovers its interrupted turns) and one of its conversations, and
+   * starts the live message list. Another conversation of the same agent only swaps the list.
+   */
+  async open(agentId: AgentId | null, conversationId: ConversationId | null = null): Promise<void> {
+    // Another conversation of the same agent only swaps the list (the agent is prepared).
+    const sameAgent = agentId === this.agentId && this.subscription !== null;
+    if (sameAgent && (conversationId === this.conversationId || this.running)) return;
     this.close();
     this.agentId = agentId;
+    this.conversationId = conversationId;
     this.messages = [];
     this.turns = {};
     this.steps = {};
@@ -209,7 +230,7 @@ export class ChatSession {
       this.loaded = true;
       return;
     }
-    if (this.deps.prepare) {
+    if (this.deps.prepare && !sameAgent) {
       try {
         await this.deps.prepare(agentId);
       } catch (error) {
@@ -217,7 +238,7 @@ export class ChatSession {
         console.error('preparing the agent failed', error);
       }
     }
-    if (this.agentId !== agentId) return;
+    if (this.agentId !== agentId || this.conversationId !== conversationId) return;
     this.watchMessages(agentId);
   }
 
@@ -235,17 +256,19 @@ export class ChatSession {
   private watchMessages(agentId: AgentId, onFirst?: () => void): void {
     this.subscription?.unsubscribe();
     const limit = this.shownLimit;
+    const conversationId = this.conversationId;
+    const inConversation = conversationId === null ? {} : { conversationId };
     let first = onFirst;
     // One live query that only starts Dexie calls synchronously (Promise.all): a querier that
     // awaits between reads loses Dexie's dependency tracking for the later reads.
     this.subscription = liveQuery(() =>
       Promise.all([
-        this.deps.store.queryMessages(agentId, { reverse: true, limit }),
+        this.deps.store.queryMessages(agentId, { ...inConversation, reverse: true, limit }),
         this.deps.store.listTurns(agentId),
       ]),
     ).subscribe({
       next: ([newest, turnList]) => {
-        if (this.agentId !== agentId) {
+        if (this.agentId !== agentId || this.conversationId !== conversationId) {
           first?.();
           return;
         }
@@ -256,7 +279,11 @@ export class ChatSession {
         this.turns = turns;
         // Seqs run 1, 2, 3… per agent, so the oldest shown seq says how many come before it; no
         // count query on every refresh. A short page means there is nothing older.
-        this.olderCount = newest.length < limit ? 0 : Math.max(0, (messages[0]?.seq ?? 1) - 1);
+        // Seqs are per agent across its conversations: a full page of one conversation counts.
+        if (newest.length < limit) this.olderCount = 0;
+        else if (conversationId === null)
+          this.olderCount = Math.max(0, (messages[0]?.seq ?? 1) - 1);
+        else void this.countOlder(agentId, conversationId, messages[0]?.seq ?? 1);
         this.loaded = true;
         first?.();
         first = undefined;
@@ -270,6 +297,23 @@ export class ChatSession {
         first = undefined;
       },
     });
+  }
+
+  private async countOlder(
+    agentId: AgentId,
+    conversationId: ConversationId,
+    oldestSeq: number,
+  ): Promise<void> {
+    try {
+      const older = await this.deps.store.countMessages(agentId, {
+        conversationId,
+        toSeq: oldestSeq - 1,
+      });
+      if (this.agentId === agentId && this.conversationId === conversationId)
+        this.olderCount = older;
+    } catch (error) {
+      console.error('counting older messages failed', error);
+    }
   }
 
   close(): void {
@@ -498,6 +542,7 @@ export class ChatSession {
       const outcome = await this.deps.run(agentId, trigger, {
         onEvent: (event) => this.apply(event),
         signal: controller.signal,
+        ...(this.conversationId === null ? {} : { conversationId: this.conversationId }),
       });
       this.finish(outcome.stopReason, outcome.error, outcome.turnId);
       return outcome.turnId !== null;

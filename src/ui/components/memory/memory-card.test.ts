@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { memoryCard } from './memory-card';
 import {
+  conversationLabel,
   renderArchivalMemory,
   renderRecallMemory,
   passageSourceLabel,
@@ -21,6 +22,30 @@ describe('memoryCard (U180)', () => {
       when: '4 March 2026',
       text: 'My cat is "Miso"\nand she is 3.',
     });
+  });
+
+  it('A23: says which conversation a recalled message was said in', () => {
+    const message = {
+      id: 'm1',
+      role: 'user',
+      author: 'Sam, Jr.',
+      text: 'My sister Mia lives in Lisbon.',
+      at: Date.UTC(2026, 2, 4, 12),
+    } as unknown as Message;
+    expect(
+      memoryCard(renderRecallMemory(message, conversationLabel('Trip "2027"] plans'))),
+    ).toEqual({
+      who: 'Sam, Jr.',
+      when: '4 March 2026',
+      source: 'In “Trip "2027"] plans”',
+      text: 'My sister Mia lives in Lisbon.',
+    });
+    expect(memoryCard(renderRecallMemory(message, conversationLabel(null))).source).toBe(
+      'This conversation',
+    );
+    expect(memoryCard(renderRecallMemory(message, conversationLabel(undefined))).source).toBe(
+      'Another conversation',
+    );
   });
 
   it('names a role in words when no author is stored', () => {

@@ -14,7 +14,10 @@ export interface MemoryCard {
   text: string;
 }
 
-const RECALL = /^\[(\d{4})-(\d{2})-(\d{2}) ([^\]]+)\] ("(?:[^"\\]|\\.)*")$/s;
+// With several conversations the author is followed by where it was said (A23):
+// `[2026-03-04 Sam, in "Trip planning"] "…"`, `…, in this conversation]`.
+const RECALL =
+  /^\[(\d{4})-(\d{2})-(\d{2}) (.+?)(?:, in ("(?:[^"\\]|\\.)*"|this conversation|another conversation))?\] ("(?:[^"\\]|\\.)*")$/s;
 const ARCHIVAL = /^\[p:[^\]]+\] (.+?): ("(?:[^"\\]|\\.)*")$/s;
 
 const ROLE_NAME: Record<string, string> = {
@@ -54,15 +57,29 @@ function humanSource(source: string): string {
   return source.charAt(0).toUpperCase() + source.slice(1);
 }
 
+/** `"Trip"` → `In “Trip”`; null when the quoted title is not valid JSON. */
+function conversationSource(where: string): string | null {
+  if (where === 'this conversation') return 'This conversation';
+  if (where === 'another conversation') return 'Another conversation';
+  const title = unquote(where);
+  return title === undefined ? null : `In “${title}”`;
+}
+
 /** The card for one prompt line (`text` of a ContextMemory). */
 export function memoryCard(line: string): MemoryCard {
   const recall = RECALL.exec(line);
   if (recall) {
-    const [, year = '', month = '', day = '', author = '', quoted = ''] = recall;
+    const [, year = '', month = '', day = '', author = '', where, quoted = ''] = recall;
     const text = unquote(quoted);
-    if (text !== undefined) {
+    const source = where === undefined ? undefined : conversationSource(where);
+    if (text !== undefined && source !== null) {
       const when = humanDate(year, month, day);
-      return { who: ROLE_NAME[author] ?? author, ...(when ? { when } : {}), text };
+      return {
+        who: ROLE_NAME[author] ?? author,
+        ...(when ? { when } : {}),
+        ...(source ? { source } : {}),
+        text,
+      };
     }
   }
   const archival = ARCHIVAL.exec(line);

@@ -1,0 +1,67 @@
+/**
+ * The conversation list's rules, without state (U187–U189): most recent first, search by title,
+ * the title a rename may set, and the title a new chat takes from its first message.
+ */
+import type { Conversation } from '../../core/model';
+
+/** The title a conversation starts with, until the user names it or its first message does. */
+export const NEW_CHAT_TITLE = 'New chat';
+/** The longest title a conversation may have (it must fit on one row of the list). */
+export const MAX_TITLE_LENGTH = 80;
+/** How much of the first message a new chat's title takes. */
+const AUTO_TITLE_LENGTH = 48;
+
+/** Most recently updated first; ties by newest creation, then id, so the order never flickers. */
+export function sortConversations(list: readonly Conversation[]): Conversation[] {
+  return [...list].sort(
+    (a, b) => b.updatedAt - a.updatedAt || b.createdAt - a.createdAt || a.id.localeCompare(b.id),
+  );
+}
+
+/** Case- and accent-insensitive form used to match titles. */
+function fold(text: string): string {
+  return text.normalize('NFD').replace(/\p{M}/gu, '').toLocaleLowerCase();
+}
+
+/**
+ * The conversations whose title contains every word of `query` (any order, any case, accents
+ * ignored), most recent first. An empty query keeps them all.
+ */
+export function filterByTitle(list: readonly Conversation[], query: string): Conversation[] {
+  const words = fold(query).split(/\s+/).filter(Boolean);
+  const sorted = sortConversations(list);
+  if (words.length === 0) return sorted;
+  return sorted.filter((c) => {
+    const title = fold(c.title);
+    return words.every((w) => title.includes(w));
+  });
+}
+
+export type TitleCheck = { ok: true; title: string } | { ok: false; error: string };
+
+/** What a rename may set: trimmed, spaces collapsed, not empty and at most {@link MAX_TITLE_LENGTH}. */
+export function checkTitle(input: string): TitleCheck {
+  const title = input.replace(/\s+/g, ' ').trim();
+  if (title === '') return { ok: false, error: 'A conversation needs a title.' };
+  const length = [...title].length;
+  if (length > MAX_TITLE_LENGTH)
+    return {
+      ok: false,
+      error: `The title has ${length} characters; at most ${MAX_TITLE_LENGTH} fit.`,
+    };
+  return { ok: true, title };
+}
+
+/**
+ * A new chat's title from its first message: the first line, spaces collapsed, cut at a word
+ * before {@link AUTO_TITLE_LENGTH} characters with "…". Null when the message has no words.
+ */
+export function titleFromMessage(text: string): string | null {
+  const line = (text.split('\n').find((l) => l.trim() !== '') ?? '').replace(/\s+/g, ' ').trim();
+  if (line === '') return null;
+  const chars = [...line];
+  if (chars.length <= AUTO_TITLE_LENGTH) return line;
+  const cut = chars.slice(0, AUTO_TITLE_LENGTH).join('');
+  const space = cut.lastIndexOf(' ');
+  return `${(space > AUTO_TITLE_LENGTH / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}
