@@ -322,6 +322,7 @@ async function bootMemory(): Promise<MemoryServices> {
     lock,
     highlights,
     modelReady: () => models.state.loaded !== null,
+    modelLoading: () => models.state.busy !== null,
     run: async (agentId, trigger, options) => {
       // Each agent may keep a model of its own (Agent.modelId): load it before the turn, so the
       // plan uses its window. A load that fails stops here, before anything is stored.

@@ -147,6 +147,9 @@ test.describe('first run', () => {
     // The chat opens at once, named "Loci" by default; the model is on its way.
     await expect(page).toHaveURL(/#\/chat$/);
     await expect(page.getByTestId('agent-select')).toHaveText('Loci');
+    // U206: while it comes, the chat says to wait for it, not to go and get one.
+    await expect(page.getByTestId('model-on-its-way')).toBeVisible();
+    await expect(page.getByTestId('no-model')).toHaveCount(0);
     await shoot(page, 'first-run-loading-1280x800');
     await expect
       .poll(

@@ -59,6 +59,8 @@ export interface ChatSessionDeps {
   lock: TurnLock;
   /** Whether a chat model is loaded (the chat says "go to Models" when not). */
   modelReady: () => boolean;
+  /** Whether a chat model is downloading or loading now (the chat says so instead, U206). */
+  modelLoading?: () => boolean;
   /**
    * Prepares an agent on open: marks its interrupted turns (core `recoverInterruptedTurns`) and
    * loads its search indexes.
@@ -180,6 +182,11 @@ export class ChatSession {
 
   get modelReady(): boolean {
     return this.deps.modelReady();
+  }
+
+  /** A model is on its way (downloading or loading): the chat says to wait, not to go to Models. */
+  get modelLoading(): boolean {
+    return this.deps.modelLoading?.() ?? false;
   }
 
   /** Where "Edit" and "Regenerate" are offered: on the latest turn only (U183, U184). */
