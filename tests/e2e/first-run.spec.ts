@@ -150,6 +150,10 @@ test.describe('first run', () => {
     // U206: while it comes, the chat says to wait for it, not to go and get one.
     await expect(page.getByTestId('model-on-its-way')).toBeVisible();
     await expect(page.getByTestId('no-model')).toHaveCount(0);
+    await expect(page.getByRole('textbox', { name: 'Message' })).toHaveAttribute(
+      'placeholder',
+      /once your model is ready/,
+    );
     await shoot(page, 'first-run-loading-1280x800');
     await expect
       .poll(
