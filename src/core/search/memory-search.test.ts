@@ -172,6 +172,30 @@ describe('createMemorySearch', () => {
     expect(search.semantic).toBe(true);
   });
 
+  it('R6: excluded ids never shorten the vector list: it still holds its depth of other rows', async () => {
+    const { store, write } = await setup();
+    await write(
+      Array.from({ length: 10 }, (_, i) => msg(`d${i}`, `dog ${'walk '.repeat(i)}`.trim(), i)),
+    );
+    const search = createMemorySearch({
+      store,
+      lexical: new Bm25LexicalIndex(),
+      vectors: new LocalVectorIndex(DIM),
+      embedder: conceptEmbedder(),
+      clock,
+      vectorStore: store,
+      vectorDepth: 4,
+    });
+    await search.loadAgent('a');
+    const best = ids(await search.search(q({ text: 'dog', mode: 'vector', pageSize: 4 })));
+    expect(best).toHaveLength(4);
+    const page = await search.search(
+      q({ text: 'dog', mode: 'vector', pageSize: 4, exclude: best }),
+    );
+    expect(ids(page)).toHaveLength(4);
+    expect(ids(page).filter((id) => best.includes(id))).toEqual([]);
+  });
+
   it('R8: hybrid ranks a memory found by both lists first, and the newer of equals higher', async () => {
     const { search, write } = await setup();
     await write([

@@ -81,10 +81,11 @@ export async function vectorRanking(
   if (!deps.embedder || !deps.vectors || q.text.trim() === '') return [];
   const query = await deps.embedder.embedQuery(q.text);
   const depth = Math.max(deps.vectorDepth, q.page * q.pageSize);
-  const filtered =
-    q.roles || q.from !== undefined || q.to !== undefined || q.sourceType || q.exclude?.length;
+  const narrowed = q.roles || q.from !== undefined || q.to !== undefined || q.sourceType;
+  // Excluded ids (the in-context queue) can take out at most as many hits as there are of them,
+  // so they need that many more, not four times the depth (ADR 0096): the same list, cheaper.
   const hits = await deps.vectors.search(query, {
-    k: filtered ? depth * 4 : depth,
+    k: narrowed ? depth * 4 : depth + (q.exclude?.length ?? 0),
     kinds: q.kinds,
   });
   return hits.filter((h) => h.score > 0 && keep(h.id)).slice(0, depth);

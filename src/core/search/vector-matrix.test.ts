@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { VectorEntry } from '../ports/vector-index';
-import { VectorMatrix } from './vector-matrix';
+import { hamming, VectorMatrix } from './vector-matrix';
 
 function rng(seed: number): () => number {
   let a = seed >>> 0;
@@ -183,6 +183,27 @@ describe('VectorMatrix', () => {
         expect(m.search(q, { k: 7, mode: 'exact' })).toEqual(
           scratch.search(q, { k: 7, mode: 'exact' }),
         );
+      }
+    }
+  });
+
+  it('R12: the Hamming distance of the code scan counts every differing bit, for any code width', () => {
+    const r = rng(21);
+    const word = () => Math.floor(r() * 2 ** 32) >>> 0;
+    for (let words = 1; words <= 14; words += 1) {
+      for (let trial = 0; trial < 40; trial += 1) {
+        // Random codes, plus the extremes (all bits equal, all bits different) now and then.
+        const extreme = trial % 10;
+        const a = Uint32Array.from({ length: words * 2 }, word);
+        const b = Uint32Array.from({ length: words }, (_, i) =>
+          extreme === 0 ? a[words + i]! : extreme === 1 ? ~a[words + i]! >>> 0 : word(),
+        );
+        let expected = 0;
+        for (let i = 0; i < words; i += 1) {
+          const x = (a[words + i]! ^ b[i]!) >>> 0;
+          for (let bit = 0; bit < 32; bit += 1) expected += (x >>> bit) & 1;
+        }
+        expect(hamming(a, words, b, words)).toBe(expected);
       }
     }
   });
