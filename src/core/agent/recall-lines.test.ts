@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../model';
+import { tokenize } from '../search/tokenize';
 import { createRecallFilter, isLowContent, queryCoverage, trimToQuery } from './recall-lines';
 
 const said = (id: string, text: string): Message => ({
@@ -56,5 +57,45 @@ describe('recall lines (A19, A20, ADR 0094)', () => {
     expect(covers('I painted the sunrise by the lake.', 'Melanie')).toBe(3);
     expect(covers('I painted the sunrise by the lake.')).toBe(2);
     expect(covers('We went camping.', 'Caroline')).toBe(0);
+  });
+
+  it('A20: the filter admits exactly what the definition says, on random texts seen twice', () => {
+    // The filter keys each text once and remembers keys across turns (ADR 0096); what it admits
+    // must be what "not low-content, and not the same terms as a text already there" gives.
+    const words = [
+      'ok',
+      'thanks',
+      'Lisbon',
+      'sister',
+      'that’s',
+      "it's",
+      'the',
+      'cats',
+      'Cat',
+      '猫',
+      'wow',
+    ];
+    let seed = 7;
+    const random = () => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed / 2 ** 32;
+    };
+    const text = () =>
+      Array.from(
+        { length: 1 + Math.floor(random() * 4) },
+        () => words[Math.floor(random() * words.length)]!,
+      ).join(random() < 0.5 ? ' ' : ', ');
+    const queue = Array.from({ length: 5 }, (_, i) => said(`q${i}`, text()));
+    for (let turn = 0; turn < 3; turn += 1) {
+      const filter = createRecallFilter(queue, []);
+      const seen = new Set(queue.map((m) => tokenize(m.text).join(' ')));
+      for (let i = 0; i < 60; i += 1) {
+        const t = text();
+        const key = tokenize(t).join(' ');
+        const expected = !isLowContent(t) && !seen.has(key);
+        if (expected) seen.add(key);
+        expect(filter.admit(t), t).toBe(expected);
+      }
+    }
   });
 });

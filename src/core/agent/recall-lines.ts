@@ -39,19 +39,43 @@ export function sameTextKey(text: string): string {
 }
 
 /**
+ * Keys of texts seen lately: the queue's messages are keyed again on every turn, and a memory
+ * recalled once is often recalled again (ADR 0096). Bounded; emptied when full.
+ */
+const KEY_MEMO = new Map<string, { key: string; lowContent: boolean }>();
+const KEY_MEMO_SIZE = 2048;
+/** Longer texts are keyed each time (a memo of long texts would hold on to a lot of memory). */
+const KEY_MEMO_CHARS = 2000;
+
+/** `sameTextKey` and `isLowContent` of `text` from one tokenization (both when no ’ is in it). */
+function keyOf(text: string): { key: string; lowContent: boolean } {
+  const known = KEY_MEMO.get(text);
+  if (known) return known;
+  const terms = tokenize(text);
+  const lowContent = text.includes('’')
+    ? isLowContent(text)
+    : !terms.some((t) => !STOP_WORDS.has(t) && !ACKNOWLEDGEMENT_WORDS.has(t));
+  const entry = { key: terms.join(' '), lowContent };
+  if (text.length > KEY_MEMO_CHARS) return entry;
+  if (KEY_MEMO.size >= KEY_MEMO_SIZE) KEY_MEMO.clear();
+  KEY_MEMO.set(text, entry);
+  return entry;
+}
+
+/**
  * Remembers what the prompt already holds — the queued messages' visible text and core memory —
  * and every line taken so far; `admit` says whether a new text adds anything.
  */
 export function createRecallFilter(queue: readonly Message[], coreMemory: readonly string[]) {
   const seen = new Set<string>();
   for (const m of queue) {
-    if (m.role === 'user' || m.toolCall?.name === 'send_message') seen.add(sameTextKey(m.text));
+    if (m.role === 'user' || m.toolCall?.name === 'send_message') seen.add(keyOf(m.text).key);
   }
   const core = coreMemory.map((v) => ` ${sameTextKey(v)} `);
   return {
     admit(text: string): boolean {
-      if (isLowContent(text)) return false;
-      const key = sameTextKey(text);
+      const { key, lowContent } = keyOf(text);
+      if (lowContent) return false;
       if (seen.has(key)) return false;
       if (core.some((c) => c.includes(` ${key} `))) return false;
       seen.add(key);
