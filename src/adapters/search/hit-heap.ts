@@ -66,10 +66,41 @@ export class HitHeap {
     scores[i] = score;
   }
 
-  /** The kept documents, best first. */
-  sorted(): { num: number; score: number }[] {
-    const out: { num: number; score: number }[] = [];
-    for (let i = 0; i < this.size; i += 1) out.push({ num: this.nums[i]!, score: this.scores[i]! });
-    return out.sort((a, b) => (this.better(a.num, a.score, b.num, b.score) ? -1 : 1));
+  /**
+   * The kept documents, best first, into `nums` and `scores` (each at least `size` long); returns
+   * how many. Pops the worst one at a time into the last free place — no object per hit, no sort
+   * comparator — and leaves the heap empty.
+   */
+  drain(nums: Int32Array, scores: Float64Array): number {
+    const count = this.size;
+    const heapNums = this.nums;
+    const heapScores = this.scores;
+    for (let out = count - 1; out >= 0; out -= 1) {
+      nums[out] = heapNums[0]!;
+      scores[out] = heapScores[0]!;
+      this.size -= 1;
+      const num = heapNums[this.size]!;
+      const score = heapScores[this.size]!;
+      // Sift the last one down from the root: the worse child moves up.
+      let i = 0;
+      for (;;) {
+        const left = 2 * i + 1;
+        if (left >= this.size) break;
+        const right = left + 1;
+        let worse = left;
+        if (
+          right < this.size &&
+          this.better(heapNums[left]!, heapScores[left]!, heapNums[right]!, heapScores[right]!)
+        )
+          worse = right;
+        if (!this.better(num, score, heapNums[worse]!, heapScores[worse]!)) break;
+        heapNums[i] = heapNums[worse]!;
+        heapScores[i] = heapScores[worse]!;
+        i = worse;
+      }
+      heapNums[i] = num;
+      heapScores[i] = score;
+    }
+    return count;
   }
 }
