@@ -59,7 +59,7 @@ describe('recall lines (A19, A20, ADR 0094)', () => {
     expect(covers('We went camping.', 'Caroline')).toBe(0);
   });
 
-  it('A20: the filter admits exactly what the definition says, on random texts seen twice', () => {
+  it('C20: the filter admits exactly what A20 defines, on random texts seen twice', () => {
     // The filter keys each text once and remembers keys across turns (ADR 0096); what it admits
     // must be what "not low-content, and not the same terms as a text already there" gives.
     const words = [

@@ -172,7 +172,7 @@ describe('createMemorySearch', () => {
     expect(search.semantic).toBe(true);
   });
 
-  it('R6: excluded ids never shorten the vector list: it still holds its depth of other rows', async () => {
+  it('C19: excluded ids never shorten the vector list: it still holds its depth of other rows', async () => {
     const { store, write } = await setup();
     await write(
       Array.from({ length: 10 }, (_, i) => msg(`d${i}`, `dog ${'walk '.repeat(i)}`.trim(), i)),
