@@ -116,12 +116,15 @@ export async function autoRecall(input: AutoRecallInput): Promise<ContextMemory[
       pageSize: RECALL_CANDIDATES,
       exclude: input.queue.map((m) => m.id),
     });
-  const own = await ask(input.query);
   const withContext = recallQuery(input.query, input.queue);
+  // Both searches at once: where the embedder and the vector index live in a worker (the app),
+  // one query's embedding and scan overlap the other's lexical work on this thread (ADR 0096).
+  const [own, context] = await Promise.all([
+    ask(input.query),
+    withContext === input.query ? null : ask(withContext),
+  ]);
   const fused =
-    withContext === input.query
-      ? own.hits
-      : fuseHits(own.hits, (await ask(withContext)).hits).slice(0, RECALL_CANDIDATES);
+    context === null ? own.hits : fuseHits(own.hits, context.hits).slice(0, RECALL_CANDIDATES);
   // A memory that holds more of what was asked moves up a little (ADR 0094).
   const askedAbout = namedAuthors(input.query, [...input.queue, ...fused.map((h) => h.message)]);
   const covers = queryCoverage(input.query);
