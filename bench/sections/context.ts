@@ -1,7 +1,8 @@
 /**
- * Context assembly (issues 5 and 14): p50/p95 of planning one turn — the automatic-recall query
- * (hybrid search over recall + archival: BM25+ over every message, a 384-d vector per message in
- * the vector matrix, recency) plus `planContext` over the in-context queue, counted with the real
+ * Context assembly (issues 5 and 14): p50/p95 of planning one turn — automatic recall's two
+ * queries (A11: the trigger, and the trigger with the latest reply; hybrid search over recall +
+ * archival: BM25+ over every message, a 384-d vector per message in the vector matrix, recency)
+ * plus `planContext` over the in-context queue, counted with the real
  * Llama 3 tokenizer and a cold per-turn token cache — with 10k and 100k messages in recall (1k and
  * 10k with `--quick`). Baselines in the same run: today's code before issue 14 (the MiniSearch
  * index scoring and sorting every hit, the library's BPE on every count) planning the same turns,
@@ -19,8 +20,8 @@ import { autoRecall } from '../../src/core/agent/auto-recall';
 import { createAgentRecord } from '../../src/core/agent/create-agent-record';
 import { createMemgptStrategy } from '../../src/core/context/memgpt-strategy';
 import { planContext } from '../../src/core/context/plan-context';
-import type { Message } from '../../src/core/model';
 import type { LexicalIndex } from '../../src/core/ports/lexical-index';
+import type { NewMessage } from '../../src/core/ports/memory-store';
 import type { Tokenizer } from '../../src/core/ports/tokenizer';
 import { renderMessage } from '../../src/core/prompts/render-context';
 import { createMemorySearch } from '../../src/core/search/memory-search';
@@ -91,15 +92,21 @@ async function scenario(n: number, quick: boolean): Promise<BenchFigure[]> {
     window: WINDOW,
   });
   const store = new InMemoryStore();
-  const messages = Array.from({ length: n }, (_, i) => ({
-    id: `m${i}`,
-    agentId: agent.id,
-    role: (i % 2 === 0 ? 'user' : 'assistant') as Message['role'],
-    text: text.sentence(),
-    at: Date.UTC(2025, 0, 1) + i * 60_000,
-    inContext: i >= n - QUEUE,
-    tokens: 0,
-  }));
+  const messages = Array.from({ length: n }, (_, i): NewMessage => {
+    const words = text.sentence();
+    return {
+      id: `m${i}`,
+      agentId: agent.id,
+      role: i % 2 === 0 ? 'user' : 'assistant',
+      text: words,
+      at: Date.UTC(2025, 0, 1) + i * 60_000,
+      inContext: i >= n - QUEUE,
+      tokens: 0,
+      // A reply is a `send_message` call, as the live loop stores it: so replies are indexed
+      // (R19) and automatic recall runs its second query with the latest reply (A11).
+      ...(i % 2 === 0 ? {} : { toolCall: { name: 'send_message', arguments: { message: words } } }),
+    };
+  });
   await store.apply({ ...changes, messages });
   const embedder = hashEmbedder(DIM, 'bench-hash', 3);
   // Every message has its vector, as the app loads them from the vector store.
