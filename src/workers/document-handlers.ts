@@ -3,9 +3,7 @@ import type { ChunkSizes } from '../core/documents/document-source';
 import { documentTitle, type ParsedDocument } from '../core/documents/parsed-document';
 import { AppError } from '../core/errors';
 import { contentHash } from '../adapters/documents/content-hash';
-import { parseHtml } from '../adapters/documents/parse-html';
-import { parseMarkdown } from '../adapters/documents/parse-markdown';
-import { parseText } from '../adapters/documents/parse-text';
+import { parseTextFormat } from '../adapters/documents/parse-text-format';
 import { readBlob, type BlobContent } from '../adapters/documents/read-blob';
 import type { DocumentApi, WorkerDocumentFormat } from '../rpc/document-api';
 
@@ -67,7 +65,7 @@ export function createDocumentHandlers(
       const { file, name, format, sizes } = parseArgs(args);
       const content = await readOrFail(file, name, { decode: true, signal: ctx.signal });
       if (ctx.signal.aborted) throw cancelled();
-      const whole = parseAs(format, content.text ?? '', name);
+      const whole = parseTextFormat(format, content.text ?? '', name);
       const document: ParsedDocument = { ...whole, title: documentTitle(whole.title) };
       const totalChars = document.text.length;
       const chunks: DocumentChunk[] = [];
@@ -188,16 +186,5 @@ async function readOrFail(
     throw new AppError('document_parse_failed', `“${name}” could not be read: ${reason}`, {
       name,
     });
-  }
-}
-
-function parseAs(format: WorkerDocumentFormat, text: string, name: string): ParsedDocument {
-  switch (format) {
-    case 'text':
-      return parseText(text, name);
-    case 'markdown':
-      return parseMarkdown(text, name);
-    case 'html':
-      return parseHtml(text, name);
   }
 }

@@ -3,10 +3,8 @@ import type { ParsedDocument } from '../../core/documents/parsed-document';
 import { AppError } from '../../core/errors';
 import { contentHash } from './content-hash';
 import { documentFormat, FORMAT_MIME, type DocumentFormat } from './document-format';
-import { parseHtml } from './parse-html';
-import { parseMarkdown } from './parse-markdown';
 import { parsePdf, type PdfjsLib } from './parse-pdf';
-import { parseText } from './parse-text';
+import { parseTextFormat } from './parse-text-format';
 import { readBlob } from './read-blob';
 
 export interface OpenDocumentOptions {
@@ -59,14 +57,6 @@ async function parse(
   options: OpenDocumentOptions,
   signal?: AbortSignal,
 ): Promise<ParsedDocument> {
-  switch (format) {
-    case 'text':
-      return parseText(text, name);
-    case 'markdown':
-      return parseMarkdown(text, name);
-    case 'html':
-      return parseHtml(text, name);
-    case 'pdf':
-      return parsePdf(bytes, name, await options.pdfjs(), signal);
-  }
+  if (format === 'pdf') return parsePdf(bytes, name, await options.pdfjs(), signal);
+  return parseTextFormat(format, text, name);
 }

@@ -45,12 +45,17 @@ export class HitHeap {
       return;
     }
     if (!this.better(num, score, nums[0]!, scores[0]!)) return;
+    this.siftDownFromRoot(num, score);
+  }
+
+  /** Puts (num, score) at the root's place and sifts it down: the worse child moves up. */
+  private siftDownFromRoot(num: number, score: number): void {
+    const { nums, scores } = this;
     let i = 0;
     for (;;) {
       const left = 2 * i + 1;
       if (left >= this.size) break;
       const right = left + 1;
-      // The worse child moves up.
       let worse = left;
       if (
         right < this.size &&
@@ -79,27 +84,7 @@ export class HitHeap {
       nums[out] = heapNums[0]!;
       scores[out] = heapScores[0]!;
       this.size -= 1;
-      const num = heapNums[this.size]!;
-      const score = heapScores[this.size]!;
-      // Sift the last one down from the root: the worse child moves up.
-      let i = 0;
-      for (;;) {
-        const left = 2 * i + 1;
-        if (left >= this.size) break;
-        const right = left + 1;
-        let worse = left;
-        if (
-          right < this.size &&
-          this.better(heapNums[left]!, heapScores[left]!, heapNums[right]!, heapScores[right]!)
-        )
-          worse = right;
-        if (!this.better(num, score, heapNums[worse]!, heapScores[worse]!)) break;
-        heapNums[i] = heapNums[worse]!;
-        heapScores[i] = heapScores[worse]!;
-        i = worse;
-      }
-      heapNums[i] = num;
-      heapScores[i] = score;
+      this.siftDownFromRoot(heapNums[this.size]!, heapScores[this.size]!);
     }
     return count;
   }
