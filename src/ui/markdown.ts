@@ -259,9 +259,24 @@ export function renderMarkdownBlocksWith(
 ): MarkdownBlocks {
   const reason = plainTextReason(source, MAX_FORMATTED_DOCUMENT_CHARS);
   if (reason !== null) return { ok: false, reason };
+  const blocks: MarkdownBlock[] = [];
+  // YAML front matter is data, not a heading over a rule: it shows as a code block.
+  const front = /^---\n(?:[^\n]*\n)*?(?:---|\.\.\.)[ \t]*(?:\n|$)/.exec(source);
+  const body = front ? front[0].length : 0;
+  if (front) {
+    const raw = front[0].trimEnd();
+    // A fence longer than any run of backticks inside, so nothing in it closes the block.
+    const longest = Math.max(2, ...[...raw.matchAll(/`+/g)].map((m) => m[0].length));
+    const fence = '`'.repeat(longest + 1);
+    blocks.push({
+      start: 0,
+      end: raw.length,
+      html: renderMarkdownWith(`${fence}yaml\n${raw}\n${fence}`, sanitize),
+    });
+  }
   let tokens: { type: string; raw: string }[];
   try {
-    tokens = marked.lexer(source);
+    tokens = marked.lexer(source.slice(body));
   } catch (error) {
     console.error('splitting a document into Markdown blocks failed', error);
     return { ok: false, reason: 'it could not be formatted' };
@@ -271,8 +286,7 @@ export function renderMarkdownBlocksWith(
     .map((t) => t.raw.trim())
     .join('\n');
   const suffix = defs === '' ? '' : `\n\n${defs}`;
-  const blocks: MarkdownBlock[] = [];
-  let at = 0;
+  let at = body;
   for (const token of tokens) {
     const from = source.startsWith(token.raw, at) ? at : source.indexOf(token.raw, at);
     if (from < 0) return { ok: false, reason: 'it could not be formatted' };

@@ -54,6 +54,19 @@ describe('renderMarkdownBlocksWith (U197)', () => {
     expect(citedBlockIndexes(blocks, null)).toEqual([]);
   });
 
+  it('YAML front matter is one code block, not a rule and a heading', () => {
+    const md = '---\ntitle: Handbook\n---\n\n# Handbook\n\nText.';
+    const out = renderMarkdownBlocksWith(md, (html) => html);
+    const got = out.ok ? out.blocks : [];
+    expect(got.map((b) => md.slice(b.start, b.end))).toEqual([
+      '---\ntitle: Handbook\n---',
+      '# Handbook',
+      'Text.',
+    ]);
+    expect(got[0]!.html).toContain('<pre><code class="language-yaml">');
+    expect(got[0]!.html).not.toContain('<hr');
+  });
+
   it('hostile Markdown stays inert: raw HTML is text, javascript: links lose their address', () => {
     const hostile =
       '# Hi\n\n<script>alert(1)</script>\n\n<img src=x onerror="alert(2)">\n\n[x](javascript:alert(3)) and [y](JaVa\tScRiPt:alert(4))';
