@@ -46,7 +46,7 @@ describe('passageSource', () => {
     const md = { ...passage({ type: 'document', documentId: 'd', chunk: 0, start: 0, end: 1 }) };
     md.text = '## Fuel\n\n| Kind | Cans |\n|---|---|\n| **Paraffin** | 2 |';
     expect(passageHitText(md, { mimeType: 'text/markdown' })).toBe(
-      'Fuel\n\nKind · Cans\nParaffin · 2',
+      'Fuel\nKind · Cans\nParaffin · 2',
     );
     expect(passageHitText(md, { mimeType: 'text/plain' })).toBe(md.text);
     expect(passageHitText(md)).toBe(md.text);

@@ -26,13 +26,14 @@ export function passageSource(
 
 /**
  * The text a search hit shows for a passage: a Markdown document's passage without its syntax
- * (no `#`, `**` or table pipes, U199); any other passage as it is.
+ * (no `#`, `**` or table pipes, U199), one line per block or table row; any other passage as
+ * it is.
  */
 export function passageHitText(
   passage: Passage,
   document?: Pick<DocumentMeta, 'mimeType'>,
 ): string {
   return passage.source.type === 'document' && document?.mimeType === 'text/markdown'
-    ? markdownToPlainText(passage.text)
+    ? markdownToPlainText(passage.text).replace(/\n{2,}/g, '\n')
     : passage.text;
 }
