@@ -110,7 +110,7 @@ test.describe('document viewer', () => {
     const text = viewer.getByTestId('document-text');
     await expect(text).toHaveAttribute('data-mode', 'formatted');
     // Rendered: headings, bold, a list and a table; no Markdown syntax shows.
-    await expect(text.getByRole('heading', { name: 'Fuel', level: 2 })).toBeVisible();
+    await expect(text.getByRole('heading', { name: 'Fuel', level: 4 })).toBeVisible();
     await expect(text.locator('strong', { hasText: 'paraffin' })).toBeVisible();
     await expect(text.getByRole('listitem')).toHaveCount(2);
     const table = text.getByRole('table');
@@ -202,7 +202,7 @@ test.describe('document viewer', () => {
     await page.getByRole('link', { name: doc.title }).click();
     const text = page.getByTestId('document-text');
     await expect(text).toHaveAttribute('data-mode', 'formatted');
-    await expect(text.getByRole('heading', { name: 'Hostile notes' })).toBeVisible();
+    await expect(text.getByRole('heading', { name: 'Hostile notes', level: 3 })).toBeVisible();
     // Raw HTML shows as the characters typed; unsafe links keep only their words.
     await expect(text).toContainText('<script>window.__pwned = "script"</script>');
     await expect(text).toContainText('<img src="x"');

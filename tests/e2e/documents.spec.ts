@@ -322,7 +322,9 @@ test.describe('documents', () => {
     await citation.click();
     await expect(page).toHaveURL(/#\/documents\?doc=.*&passage=/);
     const viewer = page.getByTestId('document-viewer');
-    await expect(viewer.getByRole('heading', { name: 'Lighthouse Handbook' })).toBeVisible();
+    await expect(
+      viewer.getByRole('heading', { name: 'Lighthouse Handbook', level: 2 }),
+    ).toBeVisible();
     const mark = viewer.getByTestId('cited-passage');
     await expect(mark).toContainText('Paraffin is stored in the red cans');
     await expect(mark).toBeInViewport();

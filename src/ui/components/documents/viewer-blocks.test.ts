@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderMarkdownBlocksWith } from '../../markdown';
-import { citedBlockIndexes, readViewerMode, saveViewerMode } from './viewer-blocks';
+import { citedBlockIndexes, demoteHeadings, readViewerMode, saveViewerMode } from './viewer-blocks';
 
 const doc = [
   '# Lighthouse Handbook',
@@ -107,5 +107,17 @@ describe('viewer mode (U198)', () => {
     };
     expect(readViewerMode(refusing)).toBe('formatted');
     expect(() => saveViewerMode(refusing, 'source')).not.toThrow();
+  });
+});
+
+describe('demoteHeadings (U197)', () => {
+  it('puts a document heading under the viewer title, never past h6, and leaves text alone', () => {
+    expect(demoteHeadings('<h1 id="a">Title</h1><h2>Fuel</h2>', 2)).toBe(
+      '<h3 id="a">Title</h3><h4>Fuel</h4>',
+    );
+    expect(demoteHeadings('<h5>Deep</h5><h6>Deeper</h6>', 2)).toBe('<h6>Deep</h6><h6>Deeper</h6>');
+    expect(demoteHeadings('<p>&lt;h1&gt; stays text, <hr> too</p>', 2)).toBe(
+      '<p>&lt;h1&gt; stays text, <hr> too</p>',
+    );
   });
 });

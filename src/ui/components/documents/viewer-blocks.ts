@@ -45,3 +45,15 @@ export function saveViewerMode(
     // Private modes may refuse storage: the toggle still works for this page.
   }
 }
+
+/**
+ * Sanitized block HTML with its headings moved `by` levels down (at most h6), so a document's
+ * `# Title` sits under the viewer's own h2 and the page's heading order holds (U197). Only tag
+ * names change: the input is sanitizer output, where a `<` in text is always escaped.
+ */
+export function demoteHeadings(html: string, by: number): string {
+  return html.replace(
+    /<(\/?)h([1-6])(?=[\s>])/g,
+    (_m, close: string, level: string) => `<${close}h${Math.min(6, Number(level) + by)}`,
+  );
+}
