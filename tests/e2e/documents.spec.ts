@@ -325,8 +325,11 @@ test.describe('documents', () => {
     await expect(
       viewer.getByRole('heading', { name: 'Lighthouse Handbook', level: 2 }),
     ).toBeVisible();
+    // The Markdown is formatted (U197): the cited passage's blocks are marked, the first focused.
     const mark = viewer.getByTestId('cited-passage');
-    await expect(mark).toContainText('Paraffin is stored in the red cans');
+    await expect(
+      viewer.locator('.block.cited', { hasText: 'Paraffin is stored in the red cans' }),
+    ).toHaveCount(1);
     await expect(mark).toBeInViewport();
     await expect(viewer.getByTestId('document-text')).toContainText('The lamp must be lit');
     await dismissToast(page);
