@@ -166,8 +166,8 @@ function lineDepth(line: string): number {
 }
 
 /** Why `source` is shown as plain text rather than Markdown, or null when it renders. */
-function plainTextReason(source: string): string | null {
-  if (source.length > MAX_RENDERED_CHARS) return 'it is too long to format';
+function plainTextReason(source: string, maxChars = MAX_RENDERED_CHARS): string | null {
+  if (source.length > maxChars) return 'it is too long to format';
   let fenced = false;
   for (const line of source.split('\n')) {
     if (FENCE.test(line)) fenced = !fenced;
@@ -228,4 +228,85 @@ export function renderMarkdownWith(raw: string, sanitize: (html: string) => stri
 export function renderMarkdown(source: string): string {
   if (!DOMPurify.isSupported) return plainText(source, null);
   return renderMarkdownWith(source, purify);
+}
+
+/** Longest document the viewer formats block by block (U197); longer ones show as source. */
+export const MAX_FORMATTED_DOCUMENT_CHARS = 2_000_000;
+
+/** One top-level block of a Markdown document, rendered, with the source range it came from. */
+export interface MarkdownBlock {
+  /** `[start, end)` of the block's source in the document text, without surrounding blanks. */
+  start: number;
+  end: number;
+  /** The block rendered and sanitized like a chat message, safe for `innerHTML`. */
+  html: string;
+}
+
+export type MarkdownBlocks = { ok: true; blocks: MarkdownBlock[] } | { ok: false; reason: string };
+
+/**
+ * A Markdown document as its top-level blocks (heading, paragraph, list, table, code, quote),
+ * each rendered on its own with the exact source range it covers, so the viewer can mark the
+ * block(s) a citation's offsets fall in (U197, ADR 0144). The ranges come from marked's lexer,
+ * whose tokens' `raw` texts concatenate to the source; each block is then rendered through
+ * {@link renderMarkdownWith} with the document's link definitions appended, so reference links
+ * still resolve and every limit of the chat renderer applies per block. Never throws: a
+ * document too long or too deep to lex safely gives `ok: false` with the reason.
+ */
+export function renderMarkdownBlocksWith(
+  source: string,
+  sanitize: (html: string) => string,
+): MarkdownBlocks {
+  const reason = plainTextReason(source, MAX_FORMATTED_DOCUMENT_CHARS);
+  if (reason !== null) return { ok: false, reason };
+  const blocks: MarkdownBlock[] = [];
+  // YAML front matter is data, not a heading over a rule: it shows as a code block.
+  const front = /^---\n(?:[^\n]*\n)*?(?:---|\.\.\.)[ \t]*(?:\n|$)/.exec(source);
+  const body = front ? front[0].length : 0;
+  if (front) {
+    const raw = front[0].trimEnd();
+    // A fence longer than any run of backticks inside, so nothing in it closes the block.
+    const longest = Math.max(2, ...[...raw.matchAll(/`+/g)].map((m) => m[0].length));
+    const fence = '`'.repeat(longest + 1);
+    blocks.push({
+      start: 0,
+      end: raw.length,
+      html: renderMarkdownWith(`${fence}yaml\n${raw}\n${fence}`, sanitize),
+    });
+  }
+  let tokens: { type: string; raw: string }[];
+  try {
+    tokens = marked.lexer(source.slice(body));
+  } catch (error) {
+    console.error('splitting a document into Markdown blocks failed', error);
+    return { ok: false, reason: 'it could not be formatted' };
+  }
+  const defs = tokens
+    .filter((t) => t.type === 'def')
+    .map((t) => t.raw.trim())
+    .join('\n');
+  const suffix = defs === '' ? '' : `\n\n${defs}`;
+  let at = body;
+  for (const token of tokens) {
+    const from = source.startsWith(token.raw, at) ? at : source.indexOf(token.raw, at);
+    if (from < 0) return { ok: false, reason: 'it could not be formatted' };
+    at = from + token.raw.length;
+    if (token.type === 'space' || token.type === 'def') continue;
+    const lead = token.raw.length - token.raw.trimStart().length;
+    const trail = token.raw.length - token.raw.trimEnd().length;
+    const start = from + lead;
+    const end = Math.max(start, at - trail);
+    if (end === start) continue;
+    blocks.push({ start, end, html: renderMarkdownWith(token.raw + suffix, sanitize) });
+  }
+  return { ok: true, blocks };
+}
+
+/**
+ * {@link renderMarkdownBlocksWith} with the app's sanitizer. Where DOMPurify cannot run it fails
+ * closed: `ok: false`, and the viewer shows the source (U24).
+ */
+export function renderMarkdownBlocks(source: string): MarkdownBlocks {
+  if (!DOMPurify.isSupported) return { ok: false, reason: 'the sanitizer cannot run here' };
+  return renderMarkdownBlocksWith(source, purify);
 }

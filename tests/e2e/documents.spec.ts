@@ -322,9 +322,14 @@ test.describe('documents', () => {
     await citation.click();
     await expect(page).toHaveURL(/#\/documents\?doc=.*&passage=/);
     const viewer = page.getByTestId('document-viewer');
-    await expect(viewer.getByRole('heading', { name: 'Lighthouse Handbook' })).toBeVisible();
+    await expect(
+      viewer.getByRole('heading', { name: 'Lighthouse Handbook', level: 2 }),
+    ).toBeVisible();
+    // The Markdown is formatted (U197): the cited passage's blocks are marked, the first focused.
     const mark = viewer.getByTestId('cited-passage');
-    await expect(mark).toContainText('Paraffin is stored in the red cans');
+    await expect(
+      viewer.locator('.block.cited', { hasText: 'Paraffin is stored in the red cans' }),
+    ).toHaveCount(1);
     await expect(mark).toBeInViewport();
     await expect(viewer.getByTestId('document-text')).toContainText('The lamp must be lit');
     await dismissToast(page);

@@ -63,4 +63,24 @@ describe('documentTextFromPassages', () => {
     expect(rebuilt.length).toBe(text.length);
     expect(rebuilt.replace(/\s+/g, ' ')).toBe(text.replace(/\s+/g, ' '));
   });
+
+  it('U197: with newline gaps a Markdown heading or table row never joins the line before it', () => {
+    const md = 'Intro line\n## Fuel\n| a | b |\n|---|---|\n| 1 | 2 |';
+    const at = (s: string) => md.indexOf(s);
+    const cut = (id: string, start: number, end: number): Passage => ({
+      ...passages[0]!,
+      id,
+      text: md.slice(start, end),
+      source: { type: 'document', documentId: 'd', chunk: 0, start, end },
+    });
+    // Three passages with the single line breaks between them lost.
+    const parts = [
+      cut('x', 0, at('\n## ')),
+      cut('y', at('## '), at('\n| 1')),
+      cut('z', at('| 1'), md.length),
+    ];
+    expect(documentTextFromPassages(parts, 'newlines')).toBe(md);
+    // The default fills a one-character gap with a space (PDF word flow).
+    expect(documentTextFromPassages(parts)).toContain('Intro line ## Fuel');
+  });
 });

@@ -6,8 +6,16 @@ import type { Passage } from '../model';
  * the original. Chunks cover every non-space character (spec D10), so only whitespace between
  * passages is lost; a one-character gap is filled with a space, a longer one with a paragraph
  * break padded to the same length. Passages may overlap and arrive in any order.
+ *
+ * With `gaps: 'newlines'` (Markdown, U197) every lost character becomes a line break instead:
+ * in Markdown a gap is almost always the break between blocks or table rows, and a space there
+ * would join a heading or a row to the line before it, while spaces after a break would indent
+ * the next block into code. Offsets are the same either way.
  */
-export function documentTextFromPassages(passages: readonly Passage[]): string {
+export function documentTextFromPassages(
+  passages: readonly Passage[],
+  gaps: 'spaces' | 'newlines' = 'spaces',
+): string {
   const ranges = passages
     .flatMap((p) =>
       p.source.type === 'document'
@@ -21,7 +29,8 @@ export function documentTextFromPassages(passages: readonly Passage[]): string {
     if (r.end <= at) continue;
     if (r.start > at) {
       const gap = r.start - at;
-      parts.push(gap === 1 ? ' ' : `\n\n${' '.repeat(gap - 2)}`);
+      if (gaps === 'newlines') parts.push('\n'.repeat(gap));
+      else parts.push(gap === 1 ? ' ' : `\n\n${' '.repeat(gap - 2)}`);
       at = r.start;
     }
     parts.push(r.text.slice(at - r.start));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Passage } from '../../../core/model';
 import { formatBytes } from './format-bytes';
-import { passageSource } from './passage-source';
+import { passageHitText, passageSource } from './passage-source';
 
 const passage = (source: Passage['source']): Passage => ({
   id: 'p 1',
@@ -29,9 +29,27 @@ describe('passageSource', () => {
       }),
     );
     expect(src).toEqual({
-      text: 'Document · Intro · page 2 · chunk 3',
+      text: 'A document, passage 4, page 2 · Intro',
       href: '#/documents?doc=doc%2F7&passage=p%201',
     });
+  });
+
+  it('U199: a hit names its document by title and counts passages from 1', () => {
+    const src = passageSource(
+      passage({ type: 'document', documentId: 'd', chunk: 0, start: 0, end: 1 }),
+      { title: 'notes.txt' },
+    );
+    expect(src.text).toBe('“notes.txt”, passage 1');
+  });
+
+  it('U199: a Markdown passage shows without its syntax; a text file passage as it is', () => {
+    const md = { ...passage({ type: 'document', documentId: 'd', chunk: 0, start: 0, end: 1 }) };
+    md.text = '## Fuel\n\n| Kind | Cans |\n|---|---|\n| **Paraffin** | 2 |';
+    expect(passageHitText(md, { mimeType: 'text/markdown' })).toBe(
+      'Fuel\nKind · Cans\nParaffin · 2',
+    );
+    expect(passageHitText(md, { mimeType: 'text/plain' })).toBe(md.text);
+    expect(passageHitText(md)).toBe(md.text);
   });
 
   it('U57: memories and imports say who wrote them and have no link', () => {
