@@ -80,6 +80,17 @@ export interface ForgettingSettings {
   maxGram: number;
 }
 
+/**
+ * How the model samples each step (ADR 0156). Missing on an agent means the defaults
+ * (`DEFAULT_SAMPLING`); the same values go with every step of a turn (E53).
+ */
+export interface SamplingSettings {
+  /** 0 is greedy; higher is more varied (0–2). */
+  temperature: number;
+  /** Nucleus sampling: the share of probability mass kept (0.05–1). */
+  topP: number;
+}
+
 export interface Agent {
   id: AgentId;
   kind: AgentKind;
@@ -91,6 +102,8 @@ export interface Agent {
   autoRecall: boolean;
   budgets: ContextBudgets;
   forgetting: ForgettingSettings;
+  /** Sampling settings; missing means the defaults (ADR 0156). */
+  sampling?: SamplingSettings;
   createdAt: EpochMs;
   updatedAt: EpochMs;
 }

@@ -18,6 +18,7 @@ export interface WireCompletionRequest {
   messages: ChatTurn[];
   maxTokens: Tokens;
   temperature?: number;
+  topP?: number;
   jsonSchema?: JsonSchema;
   /** Whether to emit `delta` events (the caller passed `onDelta`). */
   stream: boolean;

@@ -114,6 +114,7 @@ export function createLlmHandlers(deps: LlmWorkerDeps): LlmApi {
         messages: args.messages,
         maxTokens: args.maxTokens,
         ...(args.temperature !== undefined ? { temperature: args.temperature } : {}),
+        ...(args.topP !== undefined ? { topP: args.topP } : {}),
         ...(args.jsonSchema ? { jsonSchema: args.jsonSchema } : {}),
         ...(args.stream
           ? {

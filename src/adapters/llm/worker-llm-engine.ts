@@ -176,6 +176,7 @@ export class WorkerLlmEngine implements LlmEngine {
           messages: request.messages,
           maxTokens: request.maxTokens,
           ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+          ...(request.topP !== undefined ? { topP: request.topP } : {}),
           ...(request.jsonSchema ? { jsonSchema: request.jsonSchema } : {}),
           stream: onDelta !== undefined,
         },

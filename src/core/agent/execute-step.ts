@@ -20,6 +20,7 @@ import { agentDisplayName } from './display-names';
 import { partialMessage } from './partial-message';
 import { parseStep } from './parse-step';
 import type { Prepared } from './prepare-context';
+import { samplingOf } from './sampling';
 import { buildStepSchema } from './step-schema';
 import { newMessage } from './store-message';
 import type { TurnEvent } from './turn-events';
@@ -70,9 +71,13 @@ export async function executeStep(input: StepInput): Promise<StepResult> {
   const { plan, specs, blocks } = input.prepared;
   let streamed = '';
   let shown: string | null = null;
+  // The same settings on every step, so web-llm keeps its KV cache (E27, E53).
+  const { temperature, topP } = samplingOf(agent);
   const completion = await deps.engine.complete({
     messages: plan.prompt,
     maxTokens: agent.budgets.replyReserve,
+    temperature,
+    topP,
     jsonSchema: buildStepSchema(specs, agent.budgets.replyReserve),
     signal: input.signal,
     onDelta: (delta) => {

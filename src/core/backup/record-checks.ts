@@ -11,6 +11,7 @@ import type {
   DocumentMeta,
   Message,
   PassageSource,
+  SamplingSettings,
   SettingRow,
   StepRecord,
   Summary,
@@ -18,6 +19,7 @@ import type {
   TurnRecord,
   UntrustedRead,
 } from '../model';
+import { SAMPLING_RANGES } from '../agent/sampling';
 import type { BackupPassage, BackupVectors } from './backup-format';
 import {
   arr,
@@ -89,6 +91,13 @@ export const agentCheck: Check<Agent> = obj<Agent>({
     relevanceTarget: real,
     maxGram: num({ min: 1, max: LIMITS.maxGram, integer: true }),
   }),
+  // The Settings form's ranges (S27): a value the form refuses is refused here too.
+  sampling: opt(
+    obj<SamplingSettings>({
+      temperature: num(SAMPLING_RANGES.temperature),
+      topP: num(SAMPLING_RANGES.topP),
+    }),
+  ),
   createdAt: time,
   updatedAt: time,
 });

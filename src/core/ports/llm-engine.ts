@@ -26,7 +26,10 @@ export type JsonSchema = Record<string, unknown>;
 export interface CompletionRequest {
   messages: ChatTurn[];
   maxTokens: Tokens;
+  /** Sampling temperature (0 is greedy); the engine's own default when missing. */
   temperature?: number;
+  /** Nucleus sampling's top-p; the engine's own default when missing. */
+  topP?: number;
   /** When set, the engine constrains decoding to this schema (web-llm's JSON-schema mode). */
   jsonSchema?: JsonSchema;
   /** Called with each new piece of text as it is generated. */

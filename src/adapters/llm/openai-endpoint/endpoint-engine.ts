@@ -269,6 +269,7 @@ export class EndpointEngine implements LlmEngine {
       max_tokens: request.maxTokens,
       stream,
       ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+      ...(request.topP !== undefined ? { top_p: request.topP } : {}),
       ...(request.jsonSchema
         ? {
             response_format: {

@@ -18,7 +18,9 @@ export function buildWebLlmRequest(
     stream: true,
     stream_options: { include_usage: true },
   };
+  // Sampling only as asked (E27, E53): web-llm 0.2.86 does not compare it when reusing the cache.
   if (request.temperature !== undefined) built.temperature = request.temperature;
+  if (request.topP !== undefined) built.top_p = request.topP;
   if (request.jsonSchema) {
     built.response_format = { type: 'json_object', schema: JSON.stringify(request.jsonSchema) };
   }

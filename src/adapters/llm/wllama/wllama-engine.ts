@@ -49,6 +49,23 @@ const UTF8_ATTEMPTS = 3;
 /** The temperature of a retry whose request asked for greedy decoding. */
 const RETRY_TEMPERATURE = 0.3;
 
+/**
+ * wllama's sampling fields for one attempt (E53): the request's temperature and top-p as
+ * asked; a retry after a UTF-8 fault of a greedy request samples at {@link RETRY_TEMPERATURE},
+ * since greedy decoding would write the same bytes again (ADR 0116).
+ */
+export function wllamaSampling(
+  request: Pick<CompletionRequest, 'temperature' | 'topP'>,
+  attempt: number,
+): { temperature?: number; top_p?: number } {
+  const temperature =
+    attempt > 1 && request.temperature === 0 ? RETRY_TEMPERATURE : request.temperature;
+  return {
+    ...(temperature !== undefined ? { temperature } : {}),
+    ...(request.topP !== undefined ? { top_p: request.topP } : {}),
+  };
+}
+
 /** The native error lines wllama logs, kept so a failure can name its real cause. */
 class NativeErrorLog {
   private lines: string[] = [];
@@ -282,13 +299,10 @@ export class WllamaEngine implements LlmEngine {
     attempt: number,
     onData: (chunk: ChatCompletionChunk) => void,
   ): Promise<void> {
-    // Greedy decoding would write the same bytes again; a retry samples a little.
-    const temperature =
-      attempt > 1 && request.temperature === 0 ? RETRY_TEMPERATURE : request.temperature;
     await wllama.createChatCompletion({
       messages: request.messages.map((m) => ({ role: m.role, content: m.content })),
       max_tokens: request.maxTokens,
-      ...(temperature !== undefined ? { temperature } : {}),
+      ...wllamaSampling(request, attempt),
       grammar: request.jsonSchema ? jsonSchemaToGbnf(request.jsonSchema) : VALID_TEXT_GBNF,
       ...(this.banned.length > 0 ? { logit_bias: this.banned } : {}),
       stream: true,
