@@ -134,6 +134,26 @@ describe('EndpointEngine', () => {
     expect((call?.init.headers as Record<string, string>).Authorization).toBe('Bearer sk-test');
   });
 
+  it('E53: sends the temperature and top-p as `temperature` and `top_p`, and nothing when unset', async () => {
+    const calls: Recorded[] = [];
+    const engine = await loaded(
+      { 'POST /v1/chat/completions': () => json({ choices: [{ message: { content: 'ok' } }] }) },
+      calls,
+    );
+    await engine.complete({
+      messages: [{ role: 'user', content: 'hi' }],
+      maxTokens: 8,
+      temperature: 0.25,
+      topP: 0.6,
+    });
+    await engine.complete({ messages: [{ role: 'user', content: 'hi' }], maxTokens: 8 });
+    const bodies = calls
+      .filter((c) => c.url.endsWith('/chat/completions'))
+      .map((c) => JSON.parse(String(c.init.body)) as Record<string, unknown>);
+    expect(bodies[0]).toMatchObject({ temperature: 0.25, top_p: 0.6 });
+    expect('temperature' in bodies[1]! || 'top_p' in bodies[1]!).toBe(false);
+  });
+
   it('reads a whole reply when not streaming', async () => {
     const engine = await loaded({
       'POST /v1/chat/completions': () =>

@@ -44,6 +44,31 @@ describe('web-llm request, errors and progress', () => {
     });
   });
 
+  it('E53: temperature and top-p go to web-llm as asked, and web-llm accepts them', () => {
+    const request = buildWebLlmRequest(
+      {
+        messages: [{ role: 'user', content: 'hi' }],
+        maxTokens: 50,
+        temperature: 1.3,
+        topP: 0.35,
+        jsonSchema: schema,
+      },
+      model,
+    );
+    expect(request).toMatchObject({ temperature: 1.3, top_p: 0.35 });
+    expect(() => postInitAndCheckFieldsChatCompletion(request, model, ModelType.LLM)).not.toThrow();
+    const greedy = buildWebLlmRequest(
+      { messages: [{ role: 'user', content: 'hi' }], maxTokens: 5, temperature: 0, topP: 1 },
+      model,
+    );
+    expect([greedy.temperature, greedy.top_p]).toEqual([0, 1]);
+    const unset = buildWebLlmRequest(
+      { messages: [{ role: 'user', content: 'x' }], maxTokens: 5 },
+      model,
+    );
+    expect('temperature' in unset || 'top_p' in unset).toBe(false);
+  });
+
   it('E14: a plain request carries no response_format; Qwen3 gets thinking switched off', () => {
     const plain = buildWebLlmRequest(
       { messages: [{ role: 'user', content: 'x' }], maxTokens: 5 },

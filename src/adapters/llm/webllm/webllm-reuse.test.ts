@@ -19,6 +19,7 @@ import {
 } from '@mlc-ai/web-llm';
 import { describe, expect, it } from 'vitest';
 import { runTurn } from '../../../core/agent/run-turn';
+import { DEFAULT_SAMPLING } from '../../../core/agent/sampling';
 import { webllmReuses, type EngineExchange } from '../../../core/eval/turn-cost/webllm-reuse';
 import type { ChatTurn, CompletionRequest } from '../../../core/ports/llm-engine';
 import { afterTool, createAgentFixture, reply, step } from '../../../testing/agent-fixture';
@@ -67,6 +68,11 @@ describe('web-llm keeps its KV cache between the steps of a turn', () => {
         postInitAndCheckFieldsChatCompletion(request, model, ModelType.LLM),
       ).not.toThrow();
       expect(request.extra_body?.resumable).toBeUndefined();
+      // The agent's sampling goes with every step, the same each time (E53).
+      expect([request.temperature, request.top_p]).toEqual([
+        DEFAULT_SAMPLING.temperature,
+        DEFAULT_SAMPLING.topP,
+      ]);
       const messages = sent(request);
       reused.push(webllmReuses(previous, messages));
       previous = { messages, output, finishReason: 'stop' };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { canBePartOfUtf8 } from './invalid-utf8-tokens';
-import { nativeFault } from './wllama-engine';
+import { nativeFault, wllamaSampling } from './wllama-engine';
 
 const bytes = (s: string) => [...Buffer.from(s, 'utf8')];
 
@@ -38,5 +38,26 @@ describe('UTF-8 faults of the CPU engine (E52, ADR 0116)', () => {
     });
     expect(nativeFault(glue, [])?.kind).toBe('native');
     expect(nativeFault(new Error('Failed to fetch'), [])).toBeNull();
+  });
+
+  it("E53: the request's temperature and top-p go to wllama; a greedy retry samples at 0.3", () => {
+    expect(wllamaSampling({ temperature: 0.7, topP: 0.9 }, 1)).toEqual({
+      temperature: 0.7,
+      top_p: 0.9,
+    });
+    // A retry keeps a sampled request's settings: only greedy decoding repeats the same bytes.
+    expect(wllamaSampling({ temperature: 0.7, topP: 0.9 }, 2)).toEqual({
+      temperature: 0.7,
+      top_p: 0.9,
+    });
+    expect(wllamaSampling({ temperature: 0, topP: 0.5 }, 1)).toEqual({
+      temperature: 0,
+      top_p: 0.5,
+    });
+    expect(wllamaSampling({ temperature: 0, topP: 0.5 }, 2)).toEqual({
+      temperature: 0.3,
+      top_p: 0.5,
+    });
+    expect(wllamaSampling({}, 1)).toEqual({});
   });
 });

@@ -1,10 +1,17 @@
 /**
  * The Settings form of one agent (U70–U72): strategy, budgets and thresholds, automatic recall,
- * forgetting-curve settings. Validation returns one sentence per bad field; a valid form becomes
+ * forgetting-curve settings, sampling (U207, U208). Validation returns one sentence per bad field; a valid form becomes
  * the agent record written with `apply({ agents: [...] })`.
  */
+import { DEFAULT_SAMPLING, SAMPLING_RANGES, samplingOf } from '../../../core/agent/sampling';
 import { LIMITS } from '../../../core/backup/record-checks';
-import type { Agent, ContextBudgets, ForgettingSettings, StrategyName } from '../../../core/model';
+import type {
+  Agent,
+  ContextBudgets,
+  ForgettingSettings,
+  SamplingSettings,
+  StrategyName,
+} from '../../../core/model';
 import { err, ok, type Result } from '../../../core/result';
 import type { EpochMs } from '../../../core/units';
 
@@ -13,6 +20,8 @@ export interface AgentSettingsForm {
   autoRecall: boolean;
   budgets: ContextBudgets;
   forgetting: ForgettingSettings;
+  /** The agent's own settings, or the defaults when it has none. */
+  sampling: SamplingSettings;
 }
 
 /** Field path (`budgets.warningFraction`) → what is wrong with it. */
@@ -49,7 +58,13 @@ export function formOf(agent: Agent): AgentSettingsForm {
     autoRecall: agent.autoRecall,
     budgets: { ...agent.budgets },
     forgetting: { ...agent.forgetting },
+    sampling: samplingOf(agent),
   };
+}
+
+/** The default sampling settings, for "Reset to defaults" (U208). */
+export function defaultSampling(): SamplingSettings {
+  return { temperature: DEFAULT_SAMPLING.temperature, topP: DEFAULT_SAMPLING.topP };
 }
 
 const isInt = (n: number) => Number.isInteger(n);
@@ -119,17 +134,35 @@ export function validateSettings(
   if (!isInt(f.maxGram) || f.maxGram < 1 || f.maxGram > 8) {
     p['forgetting.maxGram'] = 'A (longest gram) must be a whole number from 1 to 8.';
   }
+
+  // The backup's ranges (S27): a setting saved here must import back.
+  const sampled = (key: keyof SamplingSettings, label: string) => {
+    const v = form.sampling[key];
+    const { min, max } = SAMPLING_RANGES[key];
+    if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max)
+      p[`sampling.${key}`] = `${label} must be a number from ${min} to ${max}.`;
+  };
+  sampled('temperature', 'Temperature');
+  sampled('topP', 'Top-p');
   return Object.keys(p).length === 0 ? ok(form) : err(p);
 }
 
 /** The agent record with the form applied. */
 export function withSettings(agent: Agent, form: AgentSettingsForm, at: EpochMs): Agent {
+  const { sampling: _previous, ...rest } = agent;
+  const s = form.sampling;
+  // Settings equal to the defaults are not stored: the agent follows the defaults (ADR 0156).
+  const own =
+    s.temperature === DEFAULT_SAMPLING.temperature && s.topP === DEFAULT_SAMPLING.topP
+      ? {}
+      : { sampling: { temperature: s.temperature, topP: s.topP } };
   return {
-    ...agent,
+    ...rest,
     strategy: form.strategy,
     autoRecall: form.autoRecall,
     budgets: { ...form.budgets },
     forgetting: { ...form.forgetting },
+    ...own,
     updatedAt: at,
   };
 }
