@@ -418,6 +418,43 @@ async function rejected(
   };
 }
 
+describe('sampling settings in a backup (S27)', () => {
+  it("S27: an agent's temperature and top-p export and import back; an agent without them stays without", async () => {
+    const source = await populated();
+    const a = (await source.getAgent('a'))!;
+    await source.apply({ agents: [{ ...a, sampling: { temperature: 1.25, topP: 0.4 } }] });
+    const target = await fresh();
+    await importBackup(target, await exportBackup(source));
+    expect((await target.getAgent('a'))?.sampling).toEqual({ temperature: 1.25, topP: 0.4 });
+    expect((await target.getAgent('b'))?.sampling).toBeUndefined();
+  });
+
+  it('S27: a temperature or top-p out of range (NaN, -1, 5, 0) is refused with its JSON path; nothing is written', async () => {
+    const cases: Array<[string, Record<string, unknown>, string]> = [
+      ['temperature NaN', { temperature: NaN, topP: 0.9 }, 'tables.agents[0].sampling.temperature'],
+      ['temperature -1', { temperature: -1, topP: 0.9 }, 'tables.agents[0].sampling.temperature'],
+      ['temperature 5', { temperature: 5, topP: 0.9 }, 'tables.agents[0].sampling.temperature'],
+      ['top-p 0', { temperature: 0.7, topP: 0 }, 'tables.agents[0].sampling.topP'],
+      ['top-p 5', { temperature: 0.7, topP: 5 }, 'tables.agents[0].sampling.topP'],
+      ['top-p missing', { temperature: 0.7 }, 'tables.agents[0].sampling.topP'],
+      [
+        'an unknown field',
+        { temperature: 0.7, topP: 0.9, topK: 4 },
+        'tables.agents[0].sampling.topK',
+      ],
+    ];
+    for (const [name, sampling, path] of cases) {
+      const outcome = await rejected((f) => void Object.assign(f.tables.agents[0]!, { sampling }));
+      expect({ name, code: outcome.code, path: outcome.path, written: outcome.written }).toEqual({
+        name,
+        code: 'backup_invalid',
+        path,
+        written: false,
+      });
+    }
+  });
+});
+
 describe('backup limits (issue 20)', () => {
   it('X161 (item 2): a message seq near 2^53 or 1e300 is refused with its path; nothing is written', async () => {
     for (const seq of [2 ** 53 - 1, 1e300, 1_000_000_001]) {

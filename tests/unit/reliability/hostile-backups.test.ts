@@ -107,6 +107,19 @@ const KINDS: Kind[] = [
     (g) => edit(g, (f) => void (row(f.tables.blocks).version = Number.MAX_SAFE_INTEGER)),
   ],
   ['maxSteps 0', (g) => edit(g, (f) => void ((row(f.tables.agents).budgets as Json).maxSteps = 0))],
+  // Issue 18: sampling settings are range-checked like the other settings (S27).
+  [
+    'temperature NaN',
+    (g) => edit(g, (f) => void (row(f.tables.agents).sampling = { temperature: NaN, topP: 0.9 })),
+  ],
+  [
+    'temperature -1',
+    (g) => edit(g, (f) => void (row(f.tables.agents).sampling = { temperature: -1, topP: 0.9 })),
+  ],
+  [
+    'top-p 5',
+    (g) => edit(g, (f) => void (row(f.tables.agents).sampling = { temperature: 0.7, topP: 5 })),
+  ],
   ['block over its charLimit', (g) => edit(g, (f) => void (row(f.tables.blocks).charLimit = 2))],
   [
     'NaN in an embedding',

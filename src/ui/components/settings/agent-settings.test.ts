@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Agent } from '../../../core/model';
-import { formOf, validateSettings, withSettings } from './agent-settings';
+import { agentCheck } from '../../../core/backup/record-checks';
+import { defaultSampling, formOf, validateSettings, withSettings } from './agent-settings';
 
 const agent: Agent = {
   id: 'a1',
@@ -75,5 +76,49 @@ describe('agent settings', () => {
       'budgets.maxSteps': 'Steps per turn must be a whole number from 1 to 1,000.',
       'budgets.recallBudget': 'The recall budget must be a whole number from 0 to 1,000,000,000.',
     });
+  });
+
+  it('U207: an agent without sampling settings shows the defaults; a change is saved on the record', () => {
+    expect(formOf(agent).sampling).toEqual({ temperature: 0.7, topP: 0.9 });
+    const form = { ...formOf(agent), sampling: { temperature: 0.3, topP: 0.8 } };
+    const checked = validateSettings(form);
+    expect(checked.ok).toBe(true);
+    const saved = withSettings(agent, form, 9);
+    expect(saved.sampling).toEqual({ temperature: 0.3, topP: 0.8 });
+    // What the form saves, a backup takes back (S27).
+    expect(() => agentCheck(saved, 'agent')).not.toThrow();
+    expect(formOf(saved).sampling).toEqual({ temperature: 0.3, topP: 0.8 });
+  });
+
+  it('U207: a temperature outside 0–2 or a top-p outside 0.05–1 is refused with a sentence on the field', () => {
+    for (const [sampling, field] of [
+      [{ temperature: -0.1, topP: 0.9 }, 'sampling.temperature'],
+      [{ temperature: 2.5, topP: 0.9 }, 'sampling.temperature'],
+      [{ temperature: NaN, topP: 0.9 }, 'sampling.temperature'],
+      [{ temperature: null as unknown as number, topP: 0.9 }, 'sampling.temperature'],
+      [{ temperature: 0.7, topP: 0 }, 'sampling.topP'],
+      [{ temperature: 0.7, topP: 1.01 }, 'sampling.topP'],
+    ] as const) {
+      const checked = validateSettings({ ...formOf(agent), sampling });
+      expect(checked.ok, JSON.stringify(sampling)).toBe(false);
+      if (!checked.ok) {
+        expect(Object.keys(checked.error)).toEqual([field]);
+        expect(checked.error[field]).toMatch(/must be a number from/);
+      }
+    }
+    // The ends of the ranges are allowed.
+    expect(
+      validateSettings({ ...formOf(agent), sampling: { temperature: 0, topP: 0.05 } }).ok,
+    ).toBe(true);
+    expect(validateSettings({ ...formOf(agent), sampling: { temperature: 2, topP: 1 } }).ok).toBe(
+      true,
+    );
+  });
+
+  it('U208: reset to defaults saves an agent that follows the defaults again', () => {
+    const own: Agent = { ...agent, sampling: { temperature: 1.5, topP: 0.5 } };
+    const saved = withSettings(own, { ...formOf(own), sampling: defaultSampling() }, 9);
+    expect('sampling' in saved).toBe(false);
+    expect(formOf(saved).sampling).toEqual({ temperature: 0.7, topP: 0.9 });
   });
 });
