@@ -132,6 +132,42 @@ test.describe('settings', () => {
     expect(externalRequests).toEqual([]);
   });
 
+  test('U207/U208: a temperature is kept after a reload; one out of range is refused and nothing is saved', async ({
+    page,
+    externalRequests,
+  }) => {
+    await page.goto('/#/settings');
+    await createAgent(page, 'Juniper');
+    const form = page.getByRole('form', { name: /Context of “Juniper”/ });
+    const temperature = form.getByRole('spinbutton', { name: 'Temperature' });
+    const topP = form.getByRole('spinbutton', { name: 'Top-p' });
+    await expect(form.getByText('Lower is steadier, higher is more varied.')).toBeVisible();
+    await expect(temperature).toHaveValue('0.7');
+    await expect(topP).toHaveValue('0.9');
+    await temperature.fill('1.2');
+    await form.getByRole('button', { name: 'Save settings' }).click();
+    await expect(form.getByRole('status')).toHaveText(/Saved/);
+
+    await page.reload();
+    const again = page.getByRole('form', { name: /Context of “Juniper”/ });
+    await expect(again.getByRole('spinbutton', { name: 'Temperature' })).toHaveValue('1.2');
+    await again.getByRole('spinbutton', { name: 'Temperature' }).fill('5');
+    await again.getByRole('button', { name: 'Save settings' }).click();
+    await expect(again.getByRole('status')).toHaveText(/need fixing/);
+    await expect(again.getByText('Temperature must be a number from 0 to 2.')).toBeVisible();
+    await expect(again.getByRole('spinbutton', { name: 'Temperature' })).toHaveAttribute(
+      'aria-invalid',
+      'true',
+    );
+    await page.reload();
+    const kept = page.getByRole('form', { name: /Context of “Juniper”/ });
+    await expect(kept.getByRole('spinbutton', { name: 'Temperature' })).toHaveValue('1.2');
+    await kept.getByRole('button', { name: 'Reset to defaults' }).click();
+    await expect(kept.getByRole('spinbutton', { name: 'Temperature' })).toHaveValue('0.7');
+    await expect(kept.getByRole('spinbutton', { name: 'Top-p' })).toHaveValue('0.9');
+    expect(externalRequests).toEqual([]);
+  });
+
   test('U71: thresholds out of order are refused on the field and nothing is saved', async ({
     page,
   }) => {
