@@ -12,7 +12,10 @@ import { serveRpc } from '../rpc/serve-rpc';
 import { createLlmHandlers, type HostedEngine } from './llm-handlers';
 
 /** The LLM worker's real handlers on one end of a MessageChannel, the real client on the other. */
-function connectLlm(withScripted: boolean) {
+function connectLlm(
+  withScripted: boolean,
+  onScripted?: (engine: ReturnType<typeof createScriptedFromConfig>) => void,
+) {
   const state = { crash: (_r: string) => {} };
   const cached = new Set(['Qwen2.5-0.5B-Instruct-q4f16_1-MLC']);
   const connect = (): RpcConnection => {
@@ -34,7 +37,13 @@ function connectLlm(withScripted: boolean) {
           bytes: async (id) => (cached.has(id) ? 123 : 0),
         },
         ...(withScripted
-          ? { createScripted: async (c) => createScriptedFromConfig(c) as HostedEngine }
+          ? {
+              createScripted: async (c) => {
+                const engine = createScriptedFromConfig(c);
+                onScripted?.(engine);
+                return engine as HostedEngine;
+              },
+            }
           : {}),
       }),
     );
@@ -84,6 +93,29 @@ describe('LLM worker handlers + WorkerLlmEngine (scripted engine across the RPC)
     const tokenizer = await engine.tokenizer();
     expect(tokenizer.exact).toBe(true);
     expect(tokenizer.name).toMatch(/llama3/);
+    engine.dispose();
+  });
+
+  it('E53: temperature and top-p cross the worker to the engine as asked', async () => {
+    let hosted: ReturnType<typeof createScriptedFromConfig> | null = null;
+    const { rpc } = connectLlm(true, (e) => (hosted = e));
+    const engine = new WorkerLlmEngine(rpc, {
+      engine: 'scripted',
+      scripted: { outputs: ['one', 'two'], rules: [], fallback: 'x' },
+    });
+    await engine.load('scripted-llama3');
+    await engine.complete({
+      messages: [{ role: 'user', content: 'a' }],
+      maxTokens: 9,
+      temperature: 0.45,
+      topP: 0.65,
+    });
+    await engine.complete({ messages: [{ role: 'user', content: 'b' }], maxTokens: 9 });
+    const requests = hosted!.requests;
+    expect(requests.map((r) => [r.temperature, r.topP])).toEqual([
+      [0.45, 0.65],
+      [undefined, undefined],
+    ]);
     engine.dispose();
   });
 
