@@ -236,6 +236,8 @@ async function bootMemory(): Promise<MemoryServices> {
     embedder,
     clock,
     vectorStore: store,
+    // Loading an agent's index yields between slices, so opening a chat never blocks (X181).
+    yieldToHost: () => new Promise((r) => setTimeout(r, 0)),
   });
   // The vector matrix lives in the embed worker and dies with it: the next call starts a fresh
   // worker, and the active agent's vectors are reloaded from IndexedDB (nothing is lost).

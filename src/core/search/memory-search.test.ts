@@ -12,7 +12,8 @@ import type { Message, MessageRole } from '../model';
 import type { Embedder } from '../ports/embedder';
 import type { NewMessage } from '../ports/memory-store';
 import type { SearchQuery } from '../ports/memory-search';
-import { createMemorySearch, type LociMemorySearch } from './memory-search';
+import { createMemorySearch, INDEX_SLICE_CHARS, type LociMemorySearch } from './memory-search';
+import { MAX_INDEXED_CHARS } from './search-docs';
 import { tokenize } from './tokenize';
 
 const DIM = 16;
@@ -281,6 +282,43 @@ describe('createMemorySearch', () => {
     expect(queries).toBeLessThanOrEqual(2);
     expect(ids(await search.search(q({ text: 'apple' }))).sort()).toEqual(['m1', 'm2']);
   }, 10_000);
+
+  it('X180: a message is indexed by its first 20,000 characters; the stored text stays whole', async () => {
+    const { store, search, write } = await setup(false);
+    const filler = 'plain words of a long letter '.repeat(1_000); // 29,000 characters
+    const head = `walrus ${filler.slice(0, MAX_INDEXED_CHARS - 'walrus '.length - 10)}`;
+    await write([msg('big', `${head} ${filler} narwhal`, 1), msg('small', 'a narwhal', 1)]);
+    expect(ids(await search.search(q({ text: 'walrus' })))).toEqual(['big']);
+    // "narwhal" lies past the cap: only the short message is found by it.
+    expect(ids(await search.search(q({ text: 'narwhal' })))).toEqual(['small']);
+    expect((await store.getMessages(['big']))[0]?.text.endsWith(' narwhal')).toBe(true);
+  });
+
+  it('X181: loadAgent indexes a long history in slices with a yield between them, and finds all of it', async () => {
+    const { store } = await setup(false);
+    const text = (i: number) => `note ${i} ${'x'.repeat(MAX_INDEXED_CHARS)}`;
+    const count = Math.ceil((3 * INDEX_SLICE_CHARS) / MAX_INDEXED_CHARS);
+    await store.apply({
+      messages: Array.from({ length: count }, (_, i) => msg(`m${i}`, text(i), 1)),
+    });
+    let yields = 0;
+    const search = createMemorySearch({
+      store,
+      lexical: new Bm25LexicalIndex(),
+      vectors: null,
+      embedder: null,
+      clock,
+      yieldToHost: async () => {
+        yields += 1;
+      },
+    });
+    await search.loadAgent('a');
+    // Each slice holds at most INDEX_SLICE_CHARS characters of documents, so the page gets at
+    // least two chances to paint while these (over three slices' worth) are indexed.
+    expect(yields).toBeGreaterThanOrEqual(2);
+    const found = await search.search(q({ text: 'note', pageSize: count }));
+    expect(found.total).toBe(count);
+  }, 20_000);
 
   it('R15: removed passages leave every mode', async () => {
     const { store, search } = await setup();

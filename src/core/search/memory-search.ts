@@ -31,6 +31,8 @@ export const DEFAULT_VECTOR_DEPTH = 200;
 const DAY_MS = 86_400_000;
 /** Rows read per store query while loading an agent. */
 const LOAD_CHUNK = 5_000;
+/** Characters of documents the lexical index takes between two `yieldToHost` calls (X181). */
+export const INDEX_SLICE_CHARS = 200_000;
 /**
  * Lexical hits ranked per query (ADR 0101): every page a person reads and every list fusion
  * needs; the index counts the rest for page totals, so a frequent word does not cost a full sort.
@@ -53,6 +55,11 @@ export interface MemorySearchDeps {
   vectorDepth?: number;
   /** Weight of the vector list in hybrid fusion (the lexical list weighs 1). */
   vectorWeight?: number;
+  /**
+   * Lets the page paint between slices of the lexical index while an agent loads (X181), e.g.
+   * a `setTimeout(0)` promise. Without it the slices run back to back.
+   */
+  yieldToHost?: () => Promise<void>;
 }
 
 /**
@@ -126,6 +133,31 @@ export function createMemorySearch(deps: MemorySearchDeps): LociMemorySearch {
     for (const d of docs)
       if (!meta.has(d.id)) meta.set(d.id, { kind: d.kind, at: d.at, tag: d.tag });
     lexical.add(docs);
+  }
+
+  /**
+   * {@link indexLexically} in slices of about {@link INDEX_SLICE_CHARS} characters with a yield
+   * between them, so loading a long history never holds the page in one task (X181). False when
+   * the agent was switched meanwhile.
+   */
+  async function indexInSlices(docs: LexicalDoc[], gen: number): Promise<boolean> {
+    let from = 0;
+    while (from < docs.length) {
+      let to = from;
+      let chars = 0;
+      while (
+        to < docs.length &&
+        (to === from || chars + docs[to]!.text.length <= INDEX_SLICE_CHARS)
+      )
+        chars += docs[to++]!.text.length;
+      if (from > 0) {
+        await deps.yieldToHost?.();
+        if (gen !== generation) return false;
+      }
+      indexLexically(docs.slice(from, to));
+      from = to;
+    }
+    return true;
   }
 
   async function embedMessages(agentId: AgentId, messages: Message[], gen: number): Promise<void> {
@@ -231,7 +263,7 @@ export function createMemorySearch(deps: MemorySearchDeps): LociMemorySearch {
     for (let fromSeq = 1; ;) {
       const chunk = await store.queryMessages(agentId, { fromSeq, limit: LOAD_CHUNK });
       if (gen !== generation) return;
-      indexLexically(chunk.filter(indexable).map(messageDoc));
+      if (!(await indexInSlices(chunk.filter(indexable).map(messageDoc), gen))) return;
       const last = chunk[chunk.length - 1];
       if (chunk.length < LOAD_CHUNK || last === undefined) break;
       fromSeq = last.seq + 1;
@@ -239,7 +271,7 @@ export function createMemorySearch(deps: MemorySearchDeps): LociMemorySearch {
     for (let offset = 0; ; offset += LOAD_CHUNK) {
       const chunk = await store.queryPassages(agentId, { offset, limit: LOAD_CHUNK });
       if (gen !== generation) return;
-      indexLexically(chunk.map(passageDoc));
+      if (!(await indexInSlices(chunk.map(passageDoc), gen))) return;
       if (semantic) {
         const entries = chunk
           .filter(usable)

@@ -33,6 +33,13 @@ export interface DocBuilder {
   reset(): void;
 }
 
+/**
+ * Most characters of a message's own text the lexical index reads (X180, ADR 0157): a pasted
+ * 1 MB message is found by its first 20,000 characters, the part the chat shows (X172), and
+ * indexing it costs a bounded slice of a task instead of a second of tokenizing.
+ */
+export const MAX_INDEXED_CHARS = 20_000;
+
 export function createDocBuilder(
   roles: ReadonlySet<string>,
   meta: Map<string, SearchMeta>,
@@ -40,7 +47,8 @@ export function createDocBuilder(
   const speakers = new Set<string>();
   /** The last message indexed, whose text becomes the next one's context. */
   let lastMessage: { id: string; line: string; who: string } | null = null;
-  const authorLine = (m: Message): string => (m.author ? `${m.author}: ${m.text}` : m.text);
+  const authorLine = (m: Message, text: string): string =>
+    m.author ? `${m.author}: ${text}` : text;
   return {
     speakers,
     indexable: (m) => roles.has(m.role) && hasVisibleText(m),
@@ -50,7 +58,8 @@ export function createDocBuilder(
      * it answers, and "what did Caroline say" finds Caroline's turns.
      */
     messageDoc(m) {
-      const line = authorLine(m);
+      const text = m.text.length > MAX_INDEXED_CHARS ? m.text.slice(0, MAX_INDEXED_CHARS) : m.text;
+      const line = authorLine(m, text);
       const previous = lastMessage;
       const speaker = m.author?.toLowerCase();
       if (speaker) speakers.add(speaker);
@@ -62,7 +71,7 @@ export function createDocBuilder(
         at: m.at,
         tag: m.role,
         speaker,
-        timeRef: mentionsTime(m.text),
+        timeRef: mentionsTime(text),
         prev: answered?.id,
       });
       if (answered) {
