@@ -12,7 +12,13 @@ import type { Message, MessageRole } from '../model';
 import type { Embedder } from '../ports/embedder';
 import type { NewMessage } from '../ports/memory-store';
 import type { SearchQuery } from '../ports/memory-search';
-import { createMemorySearch, INDEX_SLICE_CHARS, type LociMemorySearch } from './memory-search';
+import {
+  createMemorySearch,
+  INDEX_SLICE_CHARS,
+  LOAD_PAGE_CHARS,
+  nextLoadPage,
+  type LociMemorySearch,
+} from './memory-search';
 import { MAX_INDEXED_CHARS } from './search-docs';
 import { tokenize } from './tokenize';
 
@@ -292,6 +298,13 @@ describe('createMemorySearch', () => {
     // "narwhal" lies past the cap: only the short message is found by it.
     expect(ids(await search.search(q({ text: 'narwhal' })))).toEqual(['small']);
     expect((await store.getMessages(['big']))[0]?.text.endsWith(' narwhal')).toBe(true);
+  });
+
+  it('X181: a load reads few 1 MB messages per query and grows the page for short ones', () => {
+    expect(nextLoadPage(16, 16 * 1_000_000)).toBe(LOAD_PAGE_CHARS / 1_000_000);
+    expect(nextLoadPage(2, 2 * 3 * LOAD_PAGE_CHARS)).toBe(1);
+    expect(nextLoadPage(16, 16 * 200)).toBe(64);
+    expect(nextLoadPage(4_096, 4_096 * 200)).toBe(5_000);
   });
 
   it('X181: loadAgent indexes a long history in slices with a yield between them, and finds all of it', async () => {

@@ -31,6 +31,16 @@ export const DEFAULT_VECTOR_DEPTH = 200;
 const DAY_MS = 86_400_000;
 /** Rows read per store query while loading an agent. */
 const LOAD_CHUNK = 5_000;
+/** Messages read by the first store query of a load; later pages adapt (X181). */
+const FIRST_LOAD_PAGE = 16;
+/** Characters of message text one load query aims to read (X181). */
+export const LOAD_PAGE_CHARS = 4_000_000;
+
+/** The next load page: aimed at {@link LOAD_PAGE_CHARS}, growing at most 4× a step. */
+export function nextLoadPage(limit: number, chars: number): number {
+  const aimed = Math.floor((limit * LOAD_PAGE_CHARS) / Math.max(1, chars));
+  return Math.max(1, Math.min(LOAD_CHUNK, limit * 4, aimed));
+}
 /** Characters of documents the lexical index takes between two `yieldToHost` calls (X181). */
 export const INDEX_SLICE_CHARS = 200_000;
 /**
@@ -260,13 +270,18 @@ export function createMemorySearch(deps: MemorySearchDeps): LociMemorySearch {
     const embedder = deps.embedder;
     // Pages by the last seq read, not by seq ranges: a gap in the seqs (or a huge seq) costs
     // nothing, and the number of queries follows the number of messages.
-    for (let fromSeq = 1; ;) {
-      const chunk = await store.queryMessages(agentId, { fromSeq, limit: LOAD_CHUNK });
+    // The page size adapts to the messages' length (X181): the browser decodes a whole page in
+    // one task, so a page of 1 MB messages holds a few, a page of short ones up to LOAD_CHUNK.
+    for (let fromSeq = 1, limit = FIRST_LOAD_PAGE; ;) {
+      const chunk = await store.queryMessages(agentId, { fromSeq, limit });
       if (gen !== generation) return;
       if (!(await indexInSlices(chunk.filter(indexable).map(messageDoc), gen))) return;
       const last = chunk[chunk.length - 1];
-      if (chunk.length < LOAD_CHUNK || last === undefined) break;
+      if (chunk.length < limit || last === undefined) break;
       fromSeq = last.seq + 1;
+      let chars = 0;
+      for (const m of chunk) chars += m.text.length;
+      limit = nextLoadPage(limit, chars);
     }
     for (let offset = 0; ; offset += LOAD_CHUNK) {
       const chunk = await store.queryPassages(agentId, { offset, limit: LOAD_CHUNK });
