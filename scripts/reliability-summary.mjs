@@ -23,6 +23,7 @@ const EXPECTED = [
   'longest-task-import',
   'longest-task-chat',
   'library-roundtrip',
+  'conversations-migration',
 ];
 const records = existsSync(dir)
   ? readdirSync(dir)
