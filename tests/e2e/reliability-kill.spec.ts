@@ -3,7 +3,9 @@
  * turns — while a reply streams, between tool steps (core and archival edits), while the queue
  * manager evicts and summarises (the 4k window fills within a few trials) — and reopened. Every
  * acknowledged user message is there exactly once, no memory edit lacks its step record, the cut
- * turn is `interrupted` with Retry, and summary and queue agree.
+ * turn is `interrupted` with Retry, and summary and queue agree. Trials alternate between two
+ * conversations of the agent (X183): each message is checked in its own conversation (once there,
+ * never in the other) and each conversation's summary chain against its own queue.
  */
 import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures';
@@ -17,6 +19,7 @@ import {
   waitForLoci,
   waitForStreaming,
 } from './helpers/loci';
+import { openConversation, twoConversations } from './helpers/conversations';
 import { FULL, killPage, readInvariants, reportReliability, seeded } from './helpers/reliability';
 
 const TRIALS = Number(process.env.LOCI_KILL_TRIALS ?? (FULL ? 60 : 10));
@@ -115,7 +118,7 @@ test('X1 X2 X3 X4: crash or close mid-turn at seeded points; nothing sent is los
 }) => {
   test.setTimeout(60_000 + TRIALS * 25_000);
   const random = seeded(SEED);
-  const acked: string[] = [];
+  const acked: { text: string; conversation: string }[] = [];
   const failures: string[] = [];
   const perScenario: Record<string, number> = {};
   const kills: Record<string, number> = {};
@@ -127,17 +130,37 @@ test('X1 X2 X3 X4: crash or close mid-turn at seeded points; nothing sent is los
   await page.goto('/#/chat');
   const agentId = await createAgent(page, 'Crashy');
   await setReplyReserve(page, agentId, 1500);
+  const conversations = await twoConversations(page, agentId);
+  // Automatic recall off: with two conversations it pages the other one's trial messages into
+  // the prompt, and the scripted rules (matched on the last user message) then stop the tool
+  // chain after its first step. Crash safety is what this suite checks; recall has its own.
+  await page.evaluate(async (agentId) => {
+    const store = (
+      window as unknown as {
+        __loci: {
+          store: {
+            getAgent(a: string): Promise<Record<string, unknown>>;
+            apply(c: object): Promise<unknown>;
+          };
+        };
+      }
+    ).__loci.store;
+    await store.apply({ agents: [{ ...(await store.getAgent(agentId)), autoRecall: false }] });
+  }, agentId);
 
   const check = async (trial: number, expectInterrupted: boolean) => {
     await expect
       .poll(async () => (await readInvariants(page, agentId)).running, { timeout: 15_000 })
       .toBe(0);
     const inv = await readInvariants(page, agentId);
-    for (const text of acked) {
-      const copies = inv.userCopies[text] ?? 0;
-      if (copies !== 1) {
-        lost += Math.abs(1 - copies);
-        failures.push(`trial ${trial}: "${text.slice(0, 30)}" stored ${copies} times`);
+    for (const { text, conversation } of acked) {
+      const copies = inv.userCopiesIn[conversation]?.[text] ?? 0;
+      const elsewhere = (inv.userCopies[text] ?? 0) - copies;
+      if (copies !== 1 || elsewhere !== 0) {
+        lost += Math.abs(1 - copies) + elsewhere;
+        failures.push(
+          `trial ${trial}: "${text.slice(0, 30)}" stored ${copies} times in ${conversation}, ${elsewhere} elsewhere`,
+        );
       }
     }
     for (const p of inv.problems) failures.push(`trial ${trial}: ${p}`);
@@ -156,6 +179,10 @@ test('X1 X2 X3 X4: crash or close mid-turn at seeded points; nothing sent is los
     perScenario[scenario] = (perScenario[scenario] ?? 0) + 1;
     const how = random() < 0.5 ? 'crash' : 'close';
     await loadRuled(page);
+    const conversation = conversations[trial % 2]!;
+    await openConversation(page, conversation.title);
+    perScenario[`conversation.${trial % 2 ? 'B' : 'A'}`] =
+      (perScenario[`conversation.${trial % 2 ? 'B' : 'A'}`] ?? 0) + 1;
     const text =
       scenario === 'long_message'
         ? `Trial ${trial} long: ` + longText('Detail', 40)
@@ -193,7 +220,7 @@ test('X1 X2 X3 X4: crash or close mid-turn at seeded points; nothing sent is los
         }, agentId);
         throw new Error(`${String(error)}\n${JSON.stringify(state, null, 1)}`);
       });
-    acked.push(text);
+    acked.push({ text, conversation: conversation.id });
     // The crash point: a seeded moment of the turn (a step boundary, a streamed sentence) plus a
     // seeded delay, so kills land inside commits, streams and flushes rather than before them.
     const point = random();
@@ -245,6 +272,12 @@ test('X1 X2 X3 X4: crash or close mid-turn at seeded points; nothing sent is los
 
     page = await context.newPage();
     await page.goto('/#/chat');
+    // The reopened page shows the conversation it was in (the remembered selection).
+    await expect(
+      page
+        .getByTestId('conversation-row')
+        .getByRole('button', { name: new RegExp(`^${conversation.title}`) }),
+    ).toHaveAttribute('aria-current', 'true', { timeout: 15_000 });
     const inv = await check(trial, true);
     if (scenario === 'retry' && inv.newestStatus === 'interrupted') {
       await loadRuled(page);

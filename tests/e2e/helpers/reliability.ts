@@ -46,6 +46,8 @@ export function reportReliability(record: ReliabilityRecord): void {
 export interface StoreInvariants {
   /** Copies of each user message text. */
   userCopies: Record<string, number>;
+  /** Copies of each user message text, per conversation id. */
+  userCopiesIn: Record<string, Record<string, number>>;
   running: number;
   interrupted: string[];
   /** Block versions and passages written by tools (shows the tool path was exercised). */
@@ -61,8 +63,9 @@ export interface StoreInvariants {
 
 /**
  * Reads the agent's records in the page and checks the crash invariants (X1–X4): no memory edit
- * or assistant message without its step record, step numbers contiguous, summary versions
- * contiguous and every evicted message covered by the newest summary.
+ * or assistant message without its step record, step numbers contiguous, and per conversation
+ * (each has its own queue and summary chain, X183) summary versions contiguous and every evicted
+ * message covered by the conversation's newest summary.
  */
 export async function readInvariants(page: Page, agentId: string): Promise<StoreInvariants> {
   await page.waitForFunction(() => '__loci' in window);
@@ -91,8 +94,13 @@ export async function readInvariants(page: Page, agentId: string): Promise<Store
         stepTools[key] = (stepTools[key] ?? 0) + 1;
       }
     const userCopies: Record<string, number> = {};
+    const userCopiesIn: Record<string, Record<string, number>> = {};
     for (const m of messages)
-      if (m.role === 'user') userCopies[String(m.text)] = (userCopies[String(m.text)] ?? 0) + 1;
+      if (m.role === 'user') {
+        userCopies[String(m.text)] = (userCopies[String(m.text)] ?? 0) + 1;
+        const copies = (userCopiesIn[String(m.conversationId)] ??= {});
+        copies[String(m.text)] = (copies[String(m.text)] ?? 0) + 1;
+      }
     for (const m of messages)
       if ((m.role === 'assistant' || m.role === 'tool') && m.turnId && !hasStep(m.turnId))
         problems.push(`message ${String(m.id)} of turn ${String(m.turnId)} has no step record`);
@@ -122,21 +130,28 @@ export async function readInvariants(page: Page, agentId: string): Promise<Store
           `turn ${String(turn.id)} says ${String(turn.steps)} steps, has ${steps.length}`,
         );
     }
-    const versions = summaries.map((s) => Number(s.version)).sort((a, b) => a - b);
-    if (versions.some((v, i) => v !== i + 1))
-      problems.push(`summary versions ${versions.join(',')}`);
-    const newest = summaries.reduce<Rec | null>(
-      (a, s) => (!a || Number(s.version) > Number(a.version) ? s : a),
-      null,
-    );
-    const toSeq = newest ? Number(newest.toSeq) : 0;
-    for (const m of messages)
+    const chains = new Map<string, Rec[]>();
+    for (const summary of summaries) {
+      const key = String(summary.conversationId);
+      chains.set(key, [...(chains.get(key) ?? []), summary]);
+    }
+    const coveredTo = new Map<string, number>();
+    for (const [conversation, chain] of chains) {
+      const versions = chain.map((s) => Number(s.version)).sort((a, b) => a - b);
+      if (versions.some((v, i) => v !== i + 1))
+        problems.push(`summary versions ${versions.join(',')} in ${conversation}`);
+      coveredTo.set(conversation, Math.max(...chain.map((s) => Number(s.toSeq))));
+    }
+    for (const m of messages) {
+      const toSeq = coveredTo.get(String(m.conversationId)) ?? 0;
       if (m.inContext === false && Number(m.seq) > toSeq)
         problems.push(
-          `message #${String(m.seq)} left the queue but no summary covers it (to #${toSeq})`,
+          `message #${String(m.seq)} left the queue of ${String(m.conversationId)} but no summary covers it (to #${toSeq})`,
         );
+    }
     return {
       userCopies,
+      userCopiesIn,
       toolEdits,
       summaries: summaries.length,
       stepTools,
