@@ -1,10 +1,13 @@
 /**
- * X5–X7: two tabs on one agent press Enter at the same moment, round after round. Only one turn
- * runs at a time (turns never overlap in the store), the other tab says the agent runs elsewhere
- * and keeps its draft, and once the agent is free it sends: every message is stored exactly once.
+ * X5–X7, X183: two tabs on one agent — tab 1 in conversation "Chat A", tab 2 in "Chat B" — press
+ * Enter at the same moment, round after round. Only one turn runs at a time (the lock is per
+ * agent: turns never overlap in the store), the other tab says "Running in another tab" and
+ * keeps its draft, and once the agent is free it sends: every message is stored exactly once, in
+ * its own tab's conversation.
  */
 import { test, expect } from './fixtures';
 import { createAgent, loadScriptedModel, longText, reply, script } from './helpers/loci';
+import { openConversation, twoConversations } from './helpers/conversations';
 import { FULL, readInvariants, reportReliability } from './helpers/reliability';
 
 const ROUNDS = FULL ? 20 : 4;
@@ -23,6 +26,11 @@ test('X5 X6 X7: both tabs send at once; one turn at a time, the other keeps its 
   await loadScriptedModel(other);
   await expect(other.getByTestId('agent-select').locator('option:checked')).toHaveText('Shared');
   const tabs = [page, other];
+  const conversations = await twoConversations(page, agentId);
+  for (const [t, tab] of tabs.entries()) {
+    await expect(tab.getByTestId('conversation-row')).toHaveCount(2, { timeout: 15_000 });
+    await openConversation(tab, conversations[t]!.title);
+  }
   const texts: string[] = [];
   const failures: string[] = [];
   let kept = 0;
@@ -52,7 +60,11 @@ test('X5 X6 X7: both tabs send at once; one turn at a time, the other keeps its 
         .toBe(true);
       if ((await box.inputValue()) === mine[t]) {
         kept += 1;
-        if ((await tab.getByTestId('busy-elsewhere').count()) > 0) busyShown += 1;
+        const busy = tab.getByTestId('busy-elsewhere');
+        if ((await busy.count()) > 0) {
+          busyShown += 1;
+          await expect(busy).toContainText('Running in another tab.');
+        }
         await expect(box).toBeEnabled({ timeout: 30_000 });
         await box.press('Enter');
         await expect
@@ -60,23 +72,27 @@ test('X5 X6 X7: both tabs send at once; one turn at a time, the other keeps its 
           .toBe(1);
       }
     }
-    // Both tabs show both messages (live across tabs).
-    for (const tab of tabs)
-      for (const text of mine)
-        await expect(tab.getByTestId('user-message').filter({ hasText: text })).toHaveCount(1, {
-          timeout: 30_000,
-        });
+    // Each tab shows its own conversation's message, and not the other's.
+    for (const [t, tab] of tabs.entries())
+      for (const [u, text] of mine.entries())
+        await expect(tab.getByTestId('user-message').filter({ hasText: text })).toHaveCount(
+          t === u ? 1 : 0,
+          { timeout: 30_000 },
+        );
   }
   for (const tab of tabs)
     await expect(tab.getByRole('textbox', { name: 'Message' })).toBeEnabled({ timeout: 30_000 });
 
   const inv = await readInvariants(page, agentId);
   let lost = 0;
-  for (const text of texts) {
-    const copies = inv.userCopies[text] ?? 0;
-    if (copies !== 1) {
-      lost += Math.abs(1 - copies);
-      failures.push(`"${text}" stored ${copies} times`);
+  for (const [i, text] of texts.entries()) {
+    // Tab 1's messages (even indexes) belong to Chat A, tab 2's to Chat B.
+    const conversation = conversations[i % 2]!.id;
+    const copies = inv.userCopiesIn[conversation]?.[text] ?? 0;
+    const elsewhere = (inv.userCopies[text] ?? 0) - copies;
+    if (copies !== 1 || elsewhere !== 0) {
+      lost += Math.abs(1 - copies) + elsewhere;
+      failures.push(`"${text}" stored ${copies} times in ${conversation}, ${elsewhere} elsewhere`);
     }
   }
   const turns = await page.evaluate(
