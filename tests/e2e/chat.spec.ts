@@ -53,7 +53,7 @@ test.describe('chat', () => {
     await waitForStreaming(page, 'Sentence 1 of a long answer');
     // Still streaming: the end of the reply is not there yet, and the turn can be stopped.
     expect(await streaming.innerText()).not.toContain('Sentence 100');
-    await expect(page.getByRole('button', { name: 'Stop' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Stop', exact: true })).toBeVisible();
     await shoot(page, 'chat-streaming-1280x800');
     await expect(page.getByTestId('assistant-message').last()).toContainText('Sentence 100', {
       timeout: 30_000,
@@ -263,7 +263,7 @@ test.describe('interrupt and retry', () => {
     await box.press('Enter');
     await waitForStreaming(page, 'Part 1');
     // dispatchEvent: the click must land while the reply streams, without waiting for layout to settle.
-    await page.getByRole('button', { name: 'Stop' }).dispatchEvent('click');
+    await page.getByRole('button', { name: 'Stop', exact: true }).dispatchEvent('click');
     const ending = page.getByTestId('turn-ending').last();
     await expect(ending).toContainText('Stopped');
     await script(page, reply('Here is a shorter story.'));

@@ -114,7 +114,7 @@ test.describe('message actions', () => {
     await expect(page.getByTestId('assistant-message').last()).toContainText('It is Lisbon.');
     // The editor went with the old message: the keyboard goes on in the composer.
     await expect(page.getByRole('textbox', { name: 'Message' })).toBeFocused();
-    await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Send', exact: true })).toBeVisible();
     await expect(page.getByTestId('user-message')).toHaveText([
       /What is the capital of France\?/,
       /And of Portugal\?/,
@@ -143,7 +143,7 @@ test.describe('message actions', () => {
     await old.getByRole('button', { name: 'Regenerate reply' }).click();
     await expect(page.getByTestId('assistant-message')).toHaveText([/about a penguin/]);
     await expect(page.getByRole('textbox', { name: 'Message' })).toBeFocused();
-    await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Send', exact: true })).toBeVisible();
     await expect(page.getByTestId('user-message')).toHaveCount(1);
     await expect(page.getByTestId('assistant-message')).toHaveCount(1);
     await expect(page.getByTestId('message-log')).not.toContainText('owl');

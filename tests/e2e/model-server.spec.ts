@@ -124,13 +124,15 @@ test.describe('your own model server (real llama.cpp on 127.0.0.1)', () => {
     const box = page.getByRole('textbox', { name: 'Message' });
     await box.fill('Tell me a long story.');
     await box.press('Enter');
-    await page.getByRole('button', { name: 'Stop' }).click();
+    await page.getByRole('button', { name: 'Stop', exact: true }).click();
     await expect(page.getByTestId('chat-error')).toHaveAttribute('data-code', 'cancelled');
     const [first] = await turnsWithSteps(page, agentId);
     expect(first?.turn.stopReason).toBe('cancelled');
     server.control({ pieceDelayMs: 0 });
     await page.getByTestId('chat-error').getByRole('button', { name: 'Retry' }).click();
-    await page.getByRole('button', { name: 'Send' }).waitFor({ state: 'visible', timeout: 90_000 });
+    await page
+      .getByRole('button', { name: 'Send', exact: true })
+      .waitFor({ state: 'visible', timeout: 90_000 });
     const turns = await turnsWithSteps(page, agentId);
     expect(turns.length).toBe(2);
     expect(await userMessages(page, agentId)).toEqual(['Tell me a long story.']);
@@ -151,7 +153,9 @@ test.describe('your own model server (real llama.cpp on 127.0.0.1)', () => {
     await expect(notice).toContainText('stopped in the middle of the reply');
     expect(await userMessages(page, agentId)).toEqual(['Remember that I like tea.']);
     await notice.getByRole('button', { name: 'Retry' }).click();
-    await page.getByRole('button', { name: 'Send' }).waitFor({ state: 'visible', timeout: 90_000 });
+    await page
+      .getByRole('button', { name: 'Send', exact: true })
+      .waitFor({ state: 'visible', timeout: 90_000 });
     const turns = await turnsWithSteps(page, agentId);
     expect(turns.map((t) => t.turn.stopReason)).toContain('error');
     const retried = turns.find((t) => t.turn.stopReason !== 'error');

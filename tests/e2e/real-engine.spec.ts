@@ -87,12 +87,14 @@ test.describe('real engine (llama.cpp in WebAssembly) on the fixture model', () 
     const box = page.getByRole('textbox', { name: 'Message' });
     await box.fill('First message, to be stopped.');
     await box.press('Enter');
-    const stop = page.getByRole('button', { name: 'Stop' });
+    const stop = page.getByRole('button', { name: 'Stop', exact: true });
     await stop.waitFor({ state: 'visible' });
     // Wait until the engine is generating (a request is in flight), then stop it.
     await page.waitForTimeout(300);
     await stop.click();
-    await page.getByRole('button', { name: 'Send' }).waitFor({ state: 'visible', timeout: 30_000 });
+    await page
+      .getByRole('button', { name: 'Send', exact: true })
+      .waitFor({ state: 'visible', timeout: 30_000 });
     await sendAndWait(page, 'Second message, after the stop.');
     const turns = await turnsWithSteps(page, agentId);
     expect(turns.map((t) => t.turn.status)).toEqual(['done', 'done']);

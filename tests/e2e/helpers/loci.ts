@@ -108,7 +108,9 @@ export async function send(page: Page, text: string): Promise<void> {
   const box = page.getByRole('textbox', { name: 'Message' });
   await box.fill(text);
   await box.press('Enter');
-  await page.getByRole('button', { name: 'Send' }).waitFor({ state: 'visible', timeout: 30_000 });
+  await page
+    .getByRole('button', { name: 'Send', exact: true })
+    .waitFor({ state: 'visible', timeout: 30_000 });
 }
 
 /** The "used / window tokens" text of the context bar. */

@@ -131,6 +131,8 @@ export async function sendAndWait(page: Page, text: string): Promise<void> {
   const box = page.getByRole('textbox', { name: 'Message' });
   await box.fill(text);
   await box.press('Enter');
-  await page.getByRole('button', { name: 'Stop' }).waitFor({ state: 'visible' });
-  await page.getByRole('button', { name: 'Send' }).waitFor({ state: 'visible', timeout: 180_000 });
+  await page.getByRole('button', { name: 'Stop', exact: true }).waitFor({ state: 'visible' });
+  await page
+    .getByRole('button', { name: 'Send', exact: true })
+    .waitFor({ state: 'visible', timeout: 180_000 });
 }
