@@ -13,26 +13,28 @@ import {
   deleteMessages,
   restoreMessages,
   type DeleteMessagesDeps,
-  type DeletedMessages,
 } from '../../core/agent/delete-messages';
-import { AppError, type ErrorCode } from '../../core/errors';
+import { AppError } from '../../core/errors';
 import {
   conversationOf,
   type AgentId,
   type ConversationId,
   type Message,
   type MessageId,
-  type StepRecord,
   type StopReason,
   type TurnId,
   type TurnRecord,
 } from '../../core/model';
 import type { MemoryStore } from '../../core/ports/memory-store';
 import type { TurnLock } from '../../core/ports/turn-lock';
-import { describeStep, type StepSummary } from '../components/chat/describe-step';
-import { errorCopy, type ErrorCopy } from '../error-copy';
-import { highlightKey } from './highlights.svelte';
-import { latestTurn, type LatestTurn } from './message-actions';
+import { errorCopy } from '../error-copy';
+import { shownTurnIds, stepView, STOP_COPY, type ChatError, type StepView } from './turn-view';
+import { highlightKey, type HighlightSink } from './highlights.svelte';
+import { latestTurn, type LatestTurn, type UndoableDelete } from './message-actions';
+
+export { stepView, type ChatError, type StepView } from './turn-view';
+export type { UndoableDelete } from './message-actions';
+export type { HighlightSink } from './highlights.svelte';
 
 /** Runs one turn of an agent (main.ts wraps the core's `runTurn` with its deps). */
 export type TurnRunner = (
@@ -45,11 +47,6 @@ export type TurnRunner = (
     conversationId?: ConversationId;
   },
 ) => Promise<TurnOutcome>;
-
-/** The part of the highlights the session lights (method syntax: any `kind` type fits). */
-export interface HighlightSink {
-  mark(keys: string | readonly string[], note?: string): void;
-}
 
 export interface ChatSessionDeps {
   store: MemoryStore;
@@ -73,63 +70,8 @@ export interface ChatSessionDeps {
   windowSize?: number;
 }
 
-/** A step of a turn, ready to show. */
-export interface StepView extends StepSummary {
-  step: number;
-  tool: string | null;
-  ok: boolean;
-  /** The tool's result, for the expanded view. */
-  detail: string;
-}
-
-export interface ChatError extends ErrorCopy {
-  code: ErrorCode | StopReason;
-  /** The turn to retry, when retrying makes sense. */
-  retryTurnId: TurnId | null;
-}
-
-/** A delete that "Undo" can still take back (U185). */
-export interface UndoableDelete {
-  deleted: DeletedMessages;
-  /** Some of it had left the context window: the summary may still mention it (ADR 0143). */
-  summarised: boolean;
-}
-
-/** Copy for stop reasons that are not faults but still end a turn without a finished reply. */
-const STOP_COPY: Partial<Record<StopReason, ErrorCopy>> = {
-  max_steps: {
-    what: 'The model took too many steps without finishing its reply.',
-    action: 'Press Retry, or rephrase the message more simply.',
-  },
-  invalid_tool_call: {
-    what: 'The model kept producing steps it could not carry out.',
-    action: 'Press Retry; if it keeps happening, try another model.',
-  },
-  context_overflow: {
-    what: "The message did not fit in the model's context window, even after freeing space.",
-    action: 'Send a shorter message, or lower the recall budget in Settings.',
-  },
-  cancelled: { what: 'You stopped this reply.', action: 'Press Retry to run the turn again.' },
-};
-
-export function stepView(
-  record: Pick<StepRecord, 'step' | 'tool' | 'arguments' | 'ok' | 'result'>,
-): StepView {
-  const tool = record.tool ?? null;
-  const summary = describeStep(tool, record.arguments ?? null, record.ok, record.result);
-  return { ...summary, step: record.step, tool, ok: record.ok, detail: record.result };
-}
-
 /** How often a tab re-checks whether another tab still runs the agent. */
 const RECHECK_MS = 700;
-
-/** The turns whose steps the chat shows: those of the shown messages, and any unfinished turn. */
-function shownTurnIds(messages: readonly Message[], turns: readonly TurnRecord[]): TurnId[] {
-  const shown: Record<TurnId, true> = {};
-  for (const m of messages) if (m.turnId) shown[m.turnId] = true;
-  for (const t of turns) if (t.status !== 'done') shown[t.id] = true;
-  return Object.keys(shown).sort();
-}
 
 export class ChatSession {
   agentId = $state<AgentId | null>(null);

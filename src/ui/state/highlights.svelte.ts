@@ -84,3 +84,8 @@ export class Highlights {
     this.lit.delete(key);
   }
 }
+
+/** The part of the highlights the session lights (method syntax: any `kind` type fits). */
+export interface HighlightSink {
+  mark(keys: string | readonly string[], note?: string): void;
+}

@@ -4,6 +4,7 @@
  * answers. "Edit" is on that trigger when the user wrote it, "Regenerate" on the turn's last
  * reply. A turn still running offers neither.
  */
+import type { DeletedMessages } from '../../core/agent/delete-messages';
 import type { Message, MessageId, TurnId, TurnRecord } from '../../core/model';
 import { isReply } from '../components/chat/chat-items';
 
@@ -50,4 +51,11 @@ export function latestTurn(
     editId: trigger.role === 'user' ? trigger.id : null,
     regenerateId,
   };
+}
+
+/** A delete that "Undo" can still take back (U185). */
+export interface UndoableDelete {
+  deleted: DeletedMessages;
+  /** Some of it had left the context window: the summary may still mention it (ADR 0143). */
+  summarised: boolean;
 }
