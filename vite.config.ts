@@ -77,10 +77,10 @@ export default defineConfig(({ mode }) => ({
         // Icons, the favicon and the manifest come in through includeAssets and the manifest
         // (globbing them too listed each twice).
         globPatterns: ['**/*.{js,css,html,mjs}'],
-        // The engines' libraries load only once the user picks a model of that engine: web-llm's
-        // ~6 MB one runs only where WebGPU does, wllama's (~210 kB) only for a CPU model. Neither
-        // is precached for every device; each is cached the first time the LLM worker loads it
-        // (below), so chat still reloads offline wherever it ran once (issue 18, 13; U157, U195).
+        // The engines' libraries load only when needed: web-llm's ~6 MB one once the user picks
+        // a GPU model (it runs only where WebGPU does), wllama's (~210 kB) for a CPU model and for
+        // the check whether one is downloaded. Neither is precached for every device; each is
+        // cached the first time the LLM worker loads it (below), so chat still reloads offline wherever it ran once (issue 18, 13; U157, U195).
         globIgnores: [
           '**/ort/**',
           '**/models/**',
