@@ -193,6 +193,23 @@ describe('DexieMemoryStore', () => {
     expect(await store.loadVectors('b')).toHaveLength(1);
   });
 
+  it("S30: deleteAgent removes the settings that name the agent, and no other agent's", async () => {
+    const store = await freshStore();
+    for (const id of ['a', 'ab']) await store.apply({ agents: [sampleAgent(id)] });
+    const keys = (id: string) => [
+      `ui.conversation:${id}`,
+      `writer:${id}`,
+      `strategy:memgpt:${id}`,
+      `strategy:forgetting:${id}:${id}:c2`,
+    ];
+    for (const key of [...keys('a'), ...keys('ab'), 'profile.displayName'])
+      await store.setSetting(key, 1);
+    await store.deleteAgent('a');
+    for (const key of keys('a')) expect(await store.getSetting(key), key).toBeUndefined();
+    for (const key of [...keys('ab'), 'profile.displayName'])
+      expect(await store.getSetting(key), key).toBe(1);
+  });
+
   it('S6: deleteDocument removes the document and its passages and returns their ids', async () => {
     const store = await freshStore();
     const src = (chunk: number) => ({

@@ -1,3 +1,4 @@
+import { isAgentSettingKey } from './agent-setting-keys';
 import { Dexie, type Collection, type Table } from 'dexie';
 import { AppError } from '../../../core/errors';
 import type {
@@ -249,9 +250,11 @@ export class DexieMemoryStore implements MemoryStore, VectorStore {
       db.vectors,
       ...(this.hasConversations ? [db.conversations] : []),
     ];
-    await this.write('delete agent', [db.agents, ...owned], async () => {
+    await this.write('delete agent', [db.agents, db.settings, ...owned], async () => {
       await db.agents.delete(id);
       for (const table of owned) await table.where('agentId').equals(id).delete();
+      const keys = await db.settings.toCollection().primaryKeys();
+      await db.settings.bulkDelete(keys.filter((key) => isAgentSettingKey(key, id)));
     });
   }
 
