@@ -292,6 +292,8 @@ async function bootMemory(): Promise<MemoryServices> {
     // The rest of an import runs on the page: yield between slices so it keeps painting (ADR 0055).
     yieldToHost: () => new Promise((r) => setTimeout(r, 0)),
     onImported: askPersistence('document'),
+    // `conversations` is made below; this runs only when a file is queued, after start-up.
+    conversationFor: (agentId) => conversations.selectedFor(agentId),
   });
   const inbox = new ShareInbox();
   const shares = new ShareInboxState({ inbox, importer: documents, clock });

@@ -71,6 +71,11 @@ export class ConversationsState {
 
   constructor(private readonly deps: ConversationsDeps) {}
 
+  /** The selected conversation when `agentId`'s list is the one open, else undefined (A25). */
+  selectedFor(agentId: AgentId): ConversationId | undefined {
+    return this.agentId === agentId ? (this.selectedId ?? undefined) : undefined;
+  }
+
   /** The conversations whose title matches the search box, most recent first. */
   get shown(): Conversation[] {
     return filterByTitle(this.list, this.query);

@@ -210,6 +210,23 @@ describe('DocumentsState', () => {
     expect(found.hits).toHaveLength(1);
   });
 
+  it('A25: the "document imported" note goes to the chat that was open when the file was queued', async () => {
+    const { store, search } = await setup(null);
+    const state = new DocumentsState({
+      store,
+      search,
+      embedder: null,
+      clock: new FixedClock(),
+      ids: new CounterIds(),
+      open: (file) => openDocumentSource(file.blob, file.name, { pdfjs: noPdf }),
+      conversationFor: (agentId) => (agentId === AGENT ? 'trip' : undefined),
+    });
+    state.importFiles(AGENT, [textFile('a.txt', 'The lamp oil is in the cellar.')]);
+    await state.idle();
+    const events = (await store.queryMessages(AGENT)).filter((m) => m.role === 'event');
+    expect(events.map((m) => m.conversationId)).toEqual(['trip']);
+  });
+
   it('U132: the same bytes again are recognised and add nothing; pasted text becomes a note', async () => {
     const { state, store } = await setup();
     state.importFiles(AGENT, [textFile('a.txt', 'Lamp oil is kept in the cellar.')]);

@@ -13,7 +13,7 @@ import { ingestDocument, type IngestDeps } from '../../core/documents/ingest';
 import { documentsToReembed, reembedDocument } from '../../core/documents/reembed-document';
 import { removeUnfinishedImports } from '../../core/documents/remove-unfinished-imports';
 import type { ErrorCode } from '../../core/errors';
-import type { AgentId, DocumentId, DocumentMeta } from '../../core/model';
+import type { AgentId, ConversationId, DocumentId, DocumentMeta } from '../../core/model';
 import type { Clock, IdSource } from '../../core/ports/clock';
 import type { TurnLock } from '../../core/ports/turn-lock';
 import type { Embedder } from '../../core/ports/embedder';
@@ -42,6 +42,8 @@ export type ImportStage =
 export interface ImportJob {
   id: string;
   agentId: AgentId;
+  /** The chat that was open when the file was queued: its "document imported" note goes there. */
+  conversationId?: ConversationId;
   name: string;
   bytes: number;
   stage: ImportStage;
@@ -81,6 +83,11 @@ export interface DocumentsDeps {
   lock?: TurnLock;
   /** Told when an import has finished (the app asks for persistent storage then, P20). */
   onImported?: (document: DocumentMeta) => void;
+  /**
+   * The conversation open for an agent, if any (rule A25): the "document imported"
+   * note is written there, not into the agent's most recent conversation.
+   */
+  conversationFor?: (agentId: AgentId) => ConversationId | undefined;
 }
 
 /** Re-embed progress of one document. */
@@ -157,9 +164,11 @@ export class DocumentsState {
     const added: ImportJob[] = [];
     const runs: { job: ImportJob; source: DocumentSource }[] = [];
     for (const file of files) {
+      const conversationId = this.deps.conversationFor?.(agentId);
       const job: ImportJob = {
         id: this.deps.ids.next('import'),
         agentId,
+        ...(conversationId !== undefined ? { conversationId } : {}),
         name: file.name,
         bytes: file.blob.size,
         stage: { type: 'queued' },
@@ -286,6 +295,7 @@ export class DocumentsState {
         source,
         {
           signal,
+          ...(job.conversationId !== undefined ? { conversationId: job.conversationId } : {}),
           commitEvery: PAGE_COMMIT_EVERY,
           onProgress: (p) => {
             if (signal.aborted) return;
