@@ -8,6 +8,9 @@ import { decryptBackup } from './backup-crypto';
 /** Largest backup text read (UTF-16 chars); beyond it the tab would likely run out of memory. */
 export const MAX_BACKUP_CHARS = 1 << 30;
 
+/** Messages written per `bulkPut` of an import (ADR 0170). */
+const WRITE_SLICE = 2_000;
+
 export interface ImportOptions {
   passphrase?: string;
 }
@@ -129,7 +132,14 @@ export async function writeBackup(
       if (v2) await db.conversations.bulkPut(t.conversations);
       await db.blocks.bulkPut(t.blocks);
       await db.blockHistory.bulkPut(t.blockHistory);
-      await db.messages.bulkPut(t.messages.map((m) => ({ ...m, ctx: m.inContext ? 1 : 0 })));
+      // In slices inside the one transaction (ADR 0170): each slice's requests are queued in
+      // their own task, so a big file does not hold the page in one long task; a failure in
+      // any slice still aborts the whole transaction.
+      for (let i = 0; i < t.messages.length; i += WRITE_SLICE) {
+        await db.messages.bulkPut(
+          t.messages.slice(i, i + WRITE_SLICE).map((m) => ({ ...m, ctx: m.inContext ? 1 : 0 })),
+        );
+      }
       await db.summaries.bulkPut(t.summaries);
       await db.passages.bulkPut(t.passages);
       await db.documents.bulkPut(t.documents);
