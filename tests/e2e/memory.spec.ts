@@ -247,8 +247,9 @@ test.describe('memory view', () => {
     expect(stored.shortTerm).toEqual(['c']);
   });
 
-  test('U56: recall search by words, meaning and both, with a date filter and totals', async ({
+  test('U56/U209/U210: recall search by words, meaning and both, with a date filter and totals', async ({
     page,
+    shoot,
   }) => {
     await page.goto('/#/memory');
     const agentId = await createAgent(page, 'Juniper');
@@ -268,6 +269,23 @@ test.describe('memory view', () => {
     await expect(results).not.toContainText(/#\d+ ·/);
     const top3 = (await results.locator('li').allInnerTexts()).slice(0, 3);
     expect(top3.filter((t) => t.includes('birthday')).length).toBeGreaterThanOrEqual(2);
+    // U209/U210: the matched word is in a <mark>, as text; scores and ids only behind Details.
+    await expect(results.locator('mark').first()).toHaveText(/^birthdays?$/i);
+    expect(await results.locator('mark').count()).toBeGreaterThanOrEqual(2);
+    for (const word of await results.locator('mark').allInnerTexts())
+      expect(word.toLowerCase()).toMatch(/^birthdays?$/);
+    await recall.getByRole('checkbox', { name: 'Details' }).check();
+    await expect(results.locator('li').first()).toContainText(/score \d\.\d{3} · id /);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await results.scrollIntoViewIfNeeded();
+    await shoot(page, 'hilite-recall-details-1280x800');
+    await recall.getByRole('checkbox', { name: 'Details' }).uncheck();
+    await expect(results).not.toContainText('score');
+    await shoot(page, 'hilite-recall-1280x800');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await results.scrollIntoViewIfNeeded();
+    await shoot(page, 'hilite-recall-390x844');
+    await page.setViewportSize({ width: 1280, height: 800 });
 
     await recall.getByRole('radio', { name: 'Meaning' }).check();
     await recall.getByRole('button', { name: 'Search' }).click();
@@ -291,8 +309,9 @@ test.describe('memory view', () => {
     await expect(recall.getByRole('status')).toHaveText(/1–2 of 2/);
   });
 
-  test('U57/U58: archival passages are inserted, found, deleted, and the tier counts follow', async ({
+  test('U57/U58/U209/U210: archival passages are inserted, found, deleted, and the tier counts follow', async ({
     page,
+    shoot,
   }) => {
     await page.goto('/#/memory');
     await createAgent(page, 'Juniper');
@@ -313,6 +332,10 @@ test.describe('memory view', () => {
     await archival.getByRole('combobox', { name: 'Match by' }).selectOption('lexical');
     await archival.getByRole('button', { name: 'Search' }).click();
     await expect(archival.getByText(/1–1 of 1 for “flowerpot”/)).toBeVisible();
+    // U209/U210: the word is marked; no score is shown.
+    await expect(list.locator('mark')).toHaveText(['flowerpot']);
+    await expect(list).not.toContainText('score');
+    await shoot(page, 'hilite-archival-1280x800');
 
     await list.getByRole('button', { name: /Delete passage/ }).click();
     await expect(list).toContainText('No passages match.');
@@ -329,6 +352,10 @@ test.describe('memory view', () => {
     await archival.getByRole('searchbox', { name: 'Search archival memory' }).fill('flowerpot');
     await archival.getByRole('button', { name: 'Search' }).click();
     await expect(archival.getByText(/1–1 of 1 for “flowerpot”/)).toBeVisible();
+    // U209/U210: the word is marked; no score is shown.
+    await expect(list.locator('mark')).toHaveText(['flowerpot']);
+    await expect(list).not.toContainText('score');
+    await shoot(page, 'hilite-archival-1280x800');
   });
 
   test('U50/U54/U59: after a scripted turn the context bar shows the plan and the queue marks what leaves next', async ({

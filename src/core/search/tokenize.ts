@@ -69,6 +69,19 @@ function* words(normalized: string): Generator<string> {
   for (const seg of SEGMENTER.segment(normalized)) if (seg.isWordLike) yield seg.segment;
 }
 
+/**
+ * The words of `text` with their offsets, split exactly as {@link tokenize} splits them, so a
+ * caller can point at the words a search matched (U209).
+ */
+export function* wordSpans(text: string): Generator<{ word: string; start: number }> {
+  if (!NEEDS_DICTIONARY.test(text)) {
+    for (const m of text.matchAll(SPACED_WORD)) yield { word: m[0], start: m.index };
+    return;
+  }
+  for (const seg of SEGMENTER.segment(text))
+    if (seg.isWordLike) yield { word: seg.segment, start: seg.index };
+}
+
 /** Splits `text` into index terms (with repeats, so BM25 sees term frequencies). */
 export function tokenize(text: string): string[] {
   const normalized = text.normalize('NFKC').toLowerCase();
