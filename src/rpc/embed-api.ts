@@ -28,6 +28,10 @@ export type EmbedApi = {
   vectorAdd(args: { entries: VectorEntry[] }): Promise<void>;
   vectorRemove(args: { ids: string[] }): Promise<void>;
   vectorSearch(args: { query: Float32Array; options: VectorSearchOptions }): Promise<VectorHit[]>;
+  vectorSearchMany(args: {
+    queries: Float32Array[];
+    options: VectorSearchOptions;
+  }): Promise<VectorHit[][]>;
   vectorSize(args: null): Promise<number>;
   vectorClear(args: null): Promise<void>;
 };

@@ -11,6 +11,7 @@ export interface MatrixLike {
   add(entries: VectorEntry[]): void;
   remove(ids: string[]): void;
   search(query: Float32Array, options: VectorSearchOptions): VectorHit[];
+  searchMany(queries: readonly Float32Array[], options: VectorSearchOptions): VectorHit[][];
   size(): number;
   clear(): void;
 }
@@ -70,6 +71,10 @@ export function createEmbedHandlers(deps: EmbedWorkerDeps): EmbedApi {
     async vectorSearch({ query, options }) {
       if (!matrix || matrix.size() === 0) return [];
       return matrix.search(query, options);
+    },
+    async vectorSearchMany({ queries, options }) {
+      if (!matrix || matrix.size() === 0) return queries.map(() => []);
+      return matrix.searchMany(queries, options);
     },
     async vectorSize() {
       return matrix?.size() ?? 0;

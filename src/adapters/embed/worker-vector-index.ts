@@ -31,6 +31,10 @@ export class WorkerVectorIndex implements VectorIndex {
     return this.rpc.call('vectorSearch', { query, options });
   }
 
+  searchMany(queries: Float32Array[], options: VectorSearchOptions): Promise<VectorHit[][]> {
+    return this.rpc.call('vectorSearchMany', { queries, options });
+  }
+
   size(): Promise<number> {
     return this.rpc.call('vectorSize', null);
   }

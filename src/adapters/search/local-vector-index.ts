@@ -29,6 +29,10 @@ export class LocalVectorIndex implements VectorIndex {
     return this.matrix.search(query, options);
   }
 
+  async searchMany(queries: Float32Array[], options: VectorSearchOptions): Promise<VectorHit[][]> {
+    return this.matrix.searchMany(queries, options);
+  }
+
   async size(): Promise<number> {
     return this.matrix.size();
   }

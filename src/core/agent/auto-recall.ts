@@ -8,7 +8,7 @@
  */
 import type { ContextMemory } from '../context/strategy';
 import type { Agent, DocumentId, Message } from '../model';
-import type { MemorySearch, SearchHit } from '../ports/memory-search';
+import type { MemorySearch, SearchHit, SearchQuery } from '../ports/memory-search';
 import { RRF_K } from '../search/fuse-ranks';
 import {
   passageSourceLabel,
@@ -106,23 +106,26 @@ function fuseHits(own: readonly SearchHit[], context: readonly SearchHit[]): Sea
 /** The turn's recall candidates, best first (empty when `agent.autoRecall` is off). */
 export async function autoRecall(input: AutoRecallInput): Promise<ContextMemory[]> {
   if (!input.agent.autoRecall || input.query.trim() === '') return [];
-  const ask = (text: string) =>
-    input.search.search({
-      agentId: input.agent.id,
-      text,
-      kinds: ['message', 'passage'],
-      mode: 'hybrid',
-      page: 1,
-      pageSize: RECALL_CANDIDATES,
-      exclude: input.queue.map((m) => m.id),
-    });
+  const ask = (text: string): SearchQuery => ({
+    agentId: input.agent.id,
+    text,
+    kinds: ['message', 'passage'],
+    mode: 'hybrid',
+    page: 1,
+    pageSize: RECALL_CANDIDATES,
+    exclude: input.queue.map((m) => m.id),
+  });
   const withContext = recallQuery(input.query, input.queue);
-  // Both searches at once: where the embedder and the vector index live in a worker (the app),
-  // one query's embedding and scan overlap the other's lexical work on this thread (ADR 0096).
-  const [own, context] = await Promise.all([
-    ask(input.query),
-    withContext === input.query ? null : ask(withContext),
-  ]);
+  const queries =
+    withContext === input.query ? [ask(input.query)] : [ask(input.query), ask(withContext)];
+  // One vector pass for both queries where the search offers it (C23, ADR 0168); otherwise both
+  // at once, so in the app one query's embedding and scan overlap the other's lexical work.
+  const search = input.search;
+  const [own, context = null] =
+    queries.length > 1 && search.searchMany
+      ? await search.searchMany(queries)
+      : await Promise.all(queries.map((q) => search.search(q)));
+  if (!own) return [];
   const fused =
     context === null ? own.hits : fuseHits(own.hits, context.hits).slice(0, RECALL_CANDIDATES);
   // A memory that holds more of what was asked moves up a little (ADR 0094).

@@ -46,6 +46,11 @@ export interface SearchPage {
  */
 export interface MemorySearch {
   search(query: SearchQuery): Promise<SearchPage>;
+  /**
+   * Each query's `search` page (the same hits), sharing what the queries can share: one pass
+   * over the vectors for all of them (C23). Optional; without it, call `search` per query.
+   */
+  searchMany?(queries: SearchQuery[]): Promise<SearchPage[]>;
   searchByDate(
     agentId: AgentId,
     from: EpochMs,

@@ -29,6 +29,11 @@ export interface VectorIndex {
   add(entries: VectorEntry[]): Promise<void>;
   remove(ids: string[]): Promise<void>;
   search(query: Float32Array, options: VectorSearchOptions): Promise<VectorHit[]>;
+  /**
+   * Each query's `search` result, from one pass over the vectors (C23); optional, so an index
+   * without it is searched once per query.
+   */
+  searchMany?(queries: Float32Array[], options: VectorSearchOptions): Promise<VectorHit[][]>;
   size(): Promise<number>;
   clear(): Promise<void>;
 }

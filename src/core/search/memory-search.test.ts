@@ -203,6 +203,29 @@ describe('createMemorySearch', () => {
     expect(ids(page).filter((id) => best.includes(id))).toEqual([]);
   });
 
+  it('C23: searchMany gives each hybrid query the page search gives it alone', async () => {
+    const { write, search } = await setup();
+    const words = ['dog', 'puppy', 'walk', 'park', 'cat', 'kitten', 'rain', 'coffee', 'tea'];
+    await write(
+      Array.from({ length: 60 }, (_, i) =>
+        msg(
+          `g${i}`,
+          `${words[i % 9]} ${words[(i * 5) % 9]} ${words[(i * 7 + 3) % 9]}`,
+          i,
+          i % 2 ? 'assistant' : 'user',
+        ),
+      ),
+    );
+    const exclude = ['g1', 'g2', 'g3'];
+    const asked = [
+      q({ text: 'dog park', mode: 'hybrid', pageSize: 20, exclude }),
+      q({ text: 'dog park\ncoffee with the kitten', mode: 'hybrid', pageSize: 20, exclude }),
+    ];
+    const together = await search.searchMany(asked);
+    expect(together).toEqual(await Promise.all(asked.map((one) => search.search(one))));
+    expect(ids(together[0]!)).not.toEqual(ids(together[1]!));
+  });
+
   it('R8: hybrid ranks a memory found by both lists first, and the newer of equals higher', async () => {
     const { search, write } = await setup();
     await write([

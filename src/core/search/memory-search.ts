@@ -20,6 +20,7 @@ import {
   lexicalRanking,
   queryMatcher,
   vectorRanking,
+  vectorRankings,
   type RankingDeps,
 } from './search-ranking';
 import type { VectorStore } from './vector-store';
@@ -85,6 +86,8 @@ export interface LociMemorySearch extends MemorySearch {
    * `hybrid` is lexical ranking (plus recency).
    */
   readonly semantic: boolean;
+  /** Each query's page; hybrid queries share one vector pass (C23). */
+  searchMany(queries: SearchQuery[]): Promise<SearchPage[]>;
   /** The agent whose indexes are loaded, or null. */
   readonly agentId: AgentId | null;
   /**
@@ -376,6 +379,31 @@ export function createMemorySearch(deps: MemorySearchDeps): LociMemorySearch {
     }
   };
 
+  /** Hybrid queries share one vector pass; any other mode is searched on its own. */
+  const searchMany = async (qs: SearchQuery[]): Promise<SearchPage[]> => {
+    if (qs.length < 2 || qs.some((q) => q.mode !== 'hybrid' || q.agentId !== qs[0]!.agentId))
+      return Promise.all(qs.map(search));
+    for (const q of qs) checkPage(q.page, q.pageSize);
+    await ready(qs[0]!.agentId);
+    const asked = qs.map((q) => ({ q, keep: queryMatcher(q, meta) }));
+    const lexicalLists = asked.map(({ q, keep }) => lexicalRanking(ranking, q, keep));
+    const vectorLists = await vectorRankings(ranking, asked);
+    const now = clock.now();
+    return Promise.all(
+      qs.map((q, i) => {
+        const lexicalList = lexicalLists[i]!;
+        const fused = fuseLists(lexicalList.hits, vectorLists[i] ?? [], meta, {
+          vectorWeight,
+          now,
+          recencyWeight,
+          halfLife,
+        });
+        const unranked = Math.max(0, lexicalList.total - lexicalList.hits.length);
+        return toPage(fused, q, meta, store, fused.length + unranked);
+      }),
+    );
+  };
+
   return {
     get semantic() {
       return semantic;
@@ -388,6 +416,7 @@ export function createMemorySearch(deps: MemorySearchDeps): LociMemorySearch {
     },
     reembed,
     search,
+    searchMany,
     async searchByDate(agentId, from, to, page, pageSize) {
       checkPage(page, pageSize);
       await ready(agentId);

@@ -78,17 +78,45 @@ export async function vectorRanking(
   q: SearchQuery,
   keep: (id: string) => boolean,
 ): Promise<Ranked> {
-  if (!deps.embedder || !deps.vectors || q.text.trim() === '') return [];
-  const query = await deps.embedder.embedQuery(q.text);
-  const depth = Math.max(deps.vectorDepth, q.page * q.pageSize);
-  const narrowed = q.roles || q.from !== undefined || q.to !== undefined || q.sourceType;
-  // Excluded ids (the in-context queue) can take out at most as many hits as there are of them,
-  // so they need that many more, not four times the depth (ADR 0096): the same list, cheaper.
-  const hits = await deps.vectors.search(query, {
-    k: narrowed ? depth * 4 : depth + (q.exclude?.length ?? 0),
-    kinds: q.kinds,
+  return (await vectorRankings(deps, [{ q, keep }]))[0] ?? [];
+}
+
+/**
+ * The vector list of each query, as {@link vectorRanking} gives it, from one pass over the
+ * vectors when the queries ask for the same depth and kinds (C23, ADR 0168).
+ */
+export async function vectorRankings(
+  deps: RankingDeps,
+  queries: readonly { q: SearchQuery; keep: (id: string) => boolean }[],
+): Promise<Ranked[]> {
+  const { embedder, vectors } = deps;
+  const lists = queries.map((): Ranked => []);
+  const asked = queries
+    .map(({ q, keep }, at) => {
+      const depth = Math.max(deps.vectorDepth, q.page * q.pageSize);
+      const narrowed = q.roles || q.from !== undefined || q.to !== undefined || q.sourceType;
+      // Excluded ids (the in-context queue) can take out at most as many hits as there are of
+      // them, so they need that many more, not four times the depth (ADR 0096): the same list.
+      const k = narrowed ? depth * 4 : depth + (q.exclude?.length ?? 0);
+      return { at, q, keep, depth, k };
+    })
+    .filter(({ q }) => q.text.trim() !== '');
+  if (!embedder || !vectors || asked.length === 0) return lists;
+  const embedded = await Promise.all(asked.map(({ q }) => embedder.embedQuery(q.text)));
+  const first = asked[0]!;
+  const sameOptions = asked.every(
+    ({ k, q }) => k === first.k && q.kinds.join() === first.q.kinds.join(),
+  );
+  const found =
+    sameOptions && vectors.searchMany && asked.length > 1
+      ? await vectors.searchMany(embedded, { k: first.k, kinds: first.q.kinds })
+      : await Promise.all(
+          asked.map(({ k, q }, i) => vectors.search(embedded[i]!, { k, kinds: q.kinds })),
+        );
+  asked.forEach(({ at, keep, depth }, i) => {
+    lists[at] = (found[i] ?? []).filter((h) => h.score > 0 && keep(h.id)).slice(0, depth);
   });
-  return hits.filter((h) => h.score > 0 && keep(h.id)).slice(0, depth);
+  return lists;
 }
 
 export interface FusionWeights {

@@ -208,3 +208,27 @@ describe('VectorMatrix', () => {
     }
   });
 });
+
+describe('VectorMatrix.searchMany', () => {
+  const searchModes = ['exact', 'compressed'] as const;
+  for (const mode of searchModes) {
+    it(`C23: one pass for several queries gives each query's own ${mode} search, hit for hit`, () => {
+      const d = 70; // not a multiple of 4 or 32: the tails of the dot product and the codes count
+      const entries = clustered(3000, d, 12, 23);
+      const matrix = new VectorMatrix(d);
+      matrix.add(entries);
+      const r = rng(99);
+      for (let round = 0; round < 6; round += 1) {
+        const queries = Array.from({ length: 1 + (round % 3) + 1 }, () =>
+          Float32Array.from({ length: d }, () => gaussian(r)),
+        );
+        if (round === 4) queries[1] = new Float32Array(d); // a zero query has no hits
+        const kinds = round % 2 === 0 ? undefined : (['message'] as const);
+        const options = { k: 50 + round * 40, mode, ...(kinds ? { kinds: [...kinds] } : {}) };
+        const together = matrix.searchMany(queries, options);
+        expect(together).toEqual(queries.map((q) => matrix.search(q, options)));
+        expect(together[0]!.length).toBeGreaterThan(0);
+      }
+    });
+  }
+});

@@ -172,25 +172,51 @@ export class VectorMatrix {
 
   /** Top-k by cosine similarity, best first; only rows of `options.kinds` when given. */
   search(query: Float32Array, options: VectorSearchOptions): VectorHit[] {
-    if (query.length !== this.dimension) {
-      throw new AppError(
-        'embedding_dimension_mismatch',
-        `The query has ${query.length} dimensions; this index holds ${this.dimension}.`,
-      );
+    return this.searchMany([query], options)[0] ?? [];
+  }
+
+  /**
+   * The top-k of each query, as `search` gives it for that query alone (same hits, same order,
+   * same scores), from one pass over the rows for every two queries (C23, ADR 0168): each stored
+   * vector (or 1-bit code) is read once and scored against both, which is what a turn's two
+   * recall queries need.
+   */
+  searchMany(queries: readonly Float32Array[], options: VectorSearchOptions): VectorHit[][] {
+    for (const query of queries) {
+      if (query.length !== this.dimension) {
+        throw new AppError(
+          'embedding_dimension_mismatch',
+          `The query has ${query.length} dimensions; this index holds ${this.dimension}.`,
+        );
+      }
     }
+    const results = queries.map((): VectorHit[] => []);
     const k = Math.min(Math.max(0, Math.floor(options.k)), this.rows);
-    if (k === 0) return [];
-    const q = new Float32Array(query);
-    let norm = 0;
-    for (let i = 0; i < q.length; i += 1) norm += q[i]! * q[i]!;
-    if (norm === 0) return [];
-    const inv = 1 / Math.sqrt(norm);
-    for (let i = 0; i < q.length; i += 1) q[i] = q[i]! * inv;
+    if (k === 0) return results;
+    const live: { at: number; q: Float32Array }[] = [];
+    queries.forEach((query, at) => {
+      const q = new Float32Array(query);
+      let norm = 0;
+      for (let i = 0; i < q.length; i += 1) norm += q[i]! * q[i]!;
+      if (norm === 0) return;
+      const inv = 1 / Math.sqrt(norm);
+      for (let i = 0; i < q.length; i += 1) q[i] = q[i]! * inv;
+      live.push({ at, q });
+    });
     const mask = this.kindMask(options.kinds);
     const mode = options.mode ?? 'auto';
     const compressed =
       mode === 'compressed' || (mode === 'auto' && this.rows >= AUTO_COMPRESSED_FROM);
-    const top = compressed ? this.searchCompressed(q, k, mask) : this.searchExact(q, k, mask);
+    for (let j = 0; j < live.length; j += 2) {
+      const pair = live.slice(j, j + 2);
+      const qs = pair.map((p) => p.q);
+      const tops = compressed ? this.searchCompressed(qs, k, mask) : this.searchExact(qs, k, mask);
+      pair.forEach((p, x) => (results[p.at] = this.hitsOf(tops[x]!)));
+    }
+    return results;
+  }
+
+  private hitsOf(top: TopK): VectorHit[] {
     const hits: VectorHit[] = [];
     for (let i = 0; i < top.size; i += 1) {
       const row = top.items[i]!;
@@ -225,7 +251,70 @@ export class VectorMatrix {
     return s0 + s1 + s2 + s3;
   }
 
-  private searchExact(q: Float32Array, k: number, mask: number): TopK {
+  /**
+   * Both dot products of `row` with `q` and `r` into `out`, reading the row once; each sum is
+   * accumulated exactly as {@link dot} accumulates it, so the scores are bit for bit the same.
+   */
+  private dot2(q: Float32Array, r: Float32Array, row: number, out: Float64Array): void {
+    const d = this.dimension;
+    const data = this.data;
+    let base = row * d;
+    let s0 = 0;
+    let s1 = 0;
+    let s2 = 0;
+    let s3 = 0;
+    let t0 = 0;
+    let t1 = 0;
+    let t2 = 0;
+    let t3 = 0;
+    let i = 0;
+    for (; i + 3 < d; i += 4, base += 4) {
+      const x0 = data[base]!;
+      const x1 = data[base + 1]!;
+      const x2 = data[base + 2]!;
+      const x3 = data[base + 3]!;
+      s0 += q[i]! * x0;
+      s1 += q[i + 1]! * x1;
+      s2 += q[i + 2]! * x2;
+      s3 += q[i + 3]! * x3;
+      t0 += r[i]! * x0;
+      t1 += r[i + 1]! * x1;
+      t2 += r[i + 2]! * x2;
+      t3 += r[i + 3]! * x3;
+    }
+    for (; i < d; i += 1, base += 1) {
+      s0 += q[i]! * data[base]!;
+      t0 += r[i]! * data[base]!;
+    }
+    out[0] = s0 + s1 + s2 + s3;
+    out[1] = t0 + t1 + t2 + t3;
+  }
+
+  /** Exact top-k of one or two queries (one pass over the rows). */
+  private searchExact(qs: readonly Float32Array[], k: number, mask: number): TopK[] {
+    const [q, r] = qs;
+    if (r === undefined) return [this.searchExactOne(q!, k, mask)];
+    const tops = [new TopK(k), new TopK(k)] as const;
+    const kinds = this.kinds;
+    const out = new Float64Array(2);
+    let qThreshold = -Infinity;
+    let rThreshold = -Infinity;
+    for (let row = 0; row < this.rows; row += 1) {
+      if (((1 << kinds[row]!) & mask) === 0) continue;
+      this.dot2(q!, r, row, out);
+      if (out[0]! > qThreshold) {
+        tops[0].push(row, out[0]!);
+        qThreshold = tops[0].threshold;
+      }
+      if (out[1]! > rThreshold) {
+        tops[1].push(row, out[1]!);
+        rThreshold = tops[1].threshold;
+      }
+    }
+    return [...tops];
+  }
+
+  private searchExactOne(q: Float32Array, k: number, mask: number): TopK {
     const top = new TopK(k);
     const kinds = this.kinds;
     const data = this.data;
@@ -283,53 +372,105 @@ export class VectorMatrix {
     }
   }
 
-  private searchCompressed(q: Float32Array, k: number, mask: number): TopK {
-    this.ensureCodes();
-    const words = this.words;
+  /** The query's 1-bit code against the centre. */
+  private queryCode(q: Float32Array): Uint32Array {
     const center = this.center!;
-    const qc = new Uint32Array(words);
+    const qc = new Uint32Array(this.words);
     for (let i = 0; i < this.dimension; i += 1) {
       if (q[i]! > center[i]!) qc[i >>> 5] = qc[i >>> 5]! | (1 << (i & 31));
     }
-    const n = this.rows;
-    // Scratch kept between searches: a fresh 10⁵–10⁶ array per query is garbage for the next turn.
-    if (this.dist.length < n) this.dist = new Uint16Array(Math.max(n, this.capacity));
-    const dist = this.dist;
-    const histogram = new Int32Array(this.dimension + 2);
+    return qc;
+  }
+
+  /**
+   * Compressed top-k of one or two queries: one Hamming pass over the codes computes every
+   * query's distances, and one pass over the rows re-ranks each query's own candidates (a row
+   * that is a candidate of both is read once for both).
+   */
+  private searchCompressed(qs: readonly Float32Array[], k: number, mask: number): TopK[] {
+    this.ensureCodes();
+    const words = this.words;
     const codes = this.codes;
     const kinds = this.kinds;
+    const n = this.rows;
+    const m = qs.length;
+    const qcs = qs.map((q) => this.queryCode(q));
+    // Scratch kept between searches: a fresh 10⁵–10⁶ array per query is garbage for the next
+    // turn. Row-major by query pair: dist[row * m + j].
+    if (this.dist.length < n * m) this.dist = new Uint16Array(Math.max(n, this.capacity) * m);
+    const dist = this.dist;
+    const histograms = qs.map(() => new Int32Array(this.dimension + 2));
     const excluded = this.dimension + 1;
     let eligible = 0;
+    const qc0 = qcs[0]!;
+    const qc1 = qcs[1];
+    const h0 = histograms[0]!;
+    const h1 = histograms[1];
     for (let row = 0; row < n; row += 1) {
+      const at = row * m;
       if (((1 << kinds[row]!) & mask) === 0) {
-        dist[row] = excluded;
+        dist[at] = excluded;
+        if (qc1) dist[at + 1] = excluded;
         continue;
       }
-      const h = hamming(codes, row * words, qc, words);
-      dist[row] = h;
-      histogram[h] = histogram[h]! + 1;
+      const base = row * words;
+      const a = hamming(codes, base, qc0, words);
+      dist[at] = a;
+      h0[a] = h0[a]! + 1;
+      if (qc1 && h1) {
+        const b = hamming(codes, base, qc1, words);
+        dist[at + 1] = b;
+        h1[b] = h1[b]! + 1;
+      }
       eligible += 1;
     }
     const want = Math.min(eligible, Math.max(RERANK_MIN, k, Math.ceil(n * RERANK_FRACTION)));
-    // The smallest distance t with at least `want` rows at distance ≤ t (counting selection).
-    let t = 0;
-    let cumulative = histogram[0]!;
-    while (cumulative < want && t < this.dimension) {
-      t += 1;
-      cumulative += histogram[t]!;
-    }
-    const top = new TopK(k);
-    let atThreshold = want - (cumulative - histogram[t]!);
-    for (let row = 0; row < n; row += 1) {
-      const h = dist[row]!;
-      if (h > t) continue;
-      if (h === t) {
-        if (atThreshold <= 0) continue;
-        atThreshold -= 1;
+    // Per query, the smallest distance t with at least `want` rows at distance ≤ t (counting
+    // selection), and how many rows at exactly t still get in (the first ones, by row).
+    const limit = new Int32Array(m);
+    const atLimit = new Int32Array(m);
+    histograms.forEach((histogram, j) => {
+      let t = 0;
+      let cumulative = histogram[0]!;
+      while (cumulative < want && t < this.dimension) {
+        t += 1;
+        cumulative += histogram[t]!;
       }
-      const s = this.dot(q, row);
-      if (s > top.threshold) top.push(row, s);
+      limit[j] = t;
+      atLimit[j] = want - (cumulative - histogram[t]!);
+    });
+    const tops = qs.map(() => new TopK(k));
+    const out = new Float64Array(2);
+    const q0 = qs[0]!;
+    const q1 = qs[1];
+    for (let row = 0; row < n; row += 1) {
+      const at = row * m;
+      let take0 = false;
+      let take1 = false;
+      const a = dist[at]!;
+      if (a < limit[0]! || (a === limit[0]! && atLimit[0]! > 0)) {
+        if (a === limit[0]!) atLimit[0] = atLimit[0]! - 1;
+        take0 = true;
+      }
+      if (q1) {
+        const b = dist[at + 1]!;
+        if (b < limit[1]! || (b === limit[1]! && atLimit[1]! > 0)) {
+          if (b === limit[1]!) atLimit[1] = atLimit[1]! - 1;
+          take1 = true;
+        }
+      }
+      if (take0 && take1 && q1) {
+        this.dot2(q0, q1, row, out);
+        if (out[0]! > tops[0]!.threshold) tops[0]!.push(row, out[0]!);
+        if (out[1]! > tops[1]!.threshold) tops[1]!.push(row, out[1]!);
+      } else if (take0) {
+        const s = this.dot(q0, row);
+        if (s > tops[0]!.threshold) tops[0]!.push(row, s);
+      } else if (take1 && q1) {
+        const s = this.dot(q1, row);
+        if (s > tops[1]!.threshold) tops[1]!.push(row, s);
+      }
     }
-    return top;
+    return tops;
   }
 }
