@@ -58,6 +58,7 @@ import { takeShareLaunch } from './ui/components/documents/share-target';
 import { AgentsState } from './ui/state/agents.svelte';
 import { BackupReminderState } from './ui/state/backup-reminder.svelte';
 import { PersistenceState } from './ui/state/persistence.svelte';
+import { StoreUpgrade } from './ui/state/store-upgrade.svelte';
 import { ThemeState } from './ui/state/theme.svelte';
 import { BackgroundEmbedding } from './ui/state/background-embedding.svelte';
 import { ChatSession } from './ui/state/chat-session.svelte';
@@ -186,10 +187,13 @@ const deviceChecked = device.check();
 // `loci:store-open` for the reliability report.
 const dbName = (__LOCI_E2E__ ? new URLSearchParams(location.search).get('e2e-db') : null) ?? 'loci';
 const storeOpenStart = performance.now();
-const storeOpened = openMemoryStore(dbName);
+// A schema upgrade reports its progress to the full-screen status (U215, ADR 0171).
+const storeUpgrade = new StoreUpgrade();
+const storeOpened = openMemoryStore(dbName, (progress) => storeUpgrade.report(progress));
 void storeOpened
   .then(() => performance.measure('loci:store-open', { start: storeOpenStart }))
-  .catch(() => undefined);
+  .catch(() => undefined)
+  .finally(() => storeUpgrade.finish());
 
 const models = new ModelManagerView({
   manager,
@@ -531,6 +535,7 @@ const services: AppServices = {
   reminder,
   theme,
   storageStatus,
+  storeUpgrade,
   embedModels: { choices: EMBED_MODELS, defaultId: defaultEmbedModel(navigator.languages).id },
   memory: bootMemory(),
 };

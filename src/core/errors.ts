@@ -23,6 +23,7 @@ export type ErrorCode =
   | 'storage_quota_exceeded'
   | 'storage_unavailable'
   | 'storage_newer_version'
+  | 'storage_upgrade_failed'
   | 'storage_failed'
   | 'not_found'
   | 'invalid_argument'

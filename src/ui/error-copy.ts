@@ -97,6 +97,11 @@ const COPY: Record<ErrorCode, ErrorCopy> = {
     what: 'Your Loci data was saved by a newer version of Loci than this tab runs, so this tab leaves it untouched.',
     action: 'Reload the page to get the newest version; nothing was changed or lost.',
   },
+  storage_upgrade_failed: {
+    what: 'Updating your library to the new format did not finish. Nothing was lost: the update is all-or-nothing, so your library is still there in the old format.',
+    action:
+      'Close other Loci tabs and reload this page to try again. If it fails again, free some storage space on this device first.',
+  },
   storage_failed: {
     what: 'Saving to this device failed, and nothing was half-written.',
     action: 'Try again; if it repeats, reload the page.',

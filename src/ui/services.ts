@@ -22,6 +22,7 @@ import type { ModelManagerView } from './state/model-manager.svelte';
 import type { PwaState } from './state/pwa.svelte';
 import type { Router } from './state/router.svelte';
 import type { ShareInboxState } from './state/share-inbox.svelte';
+import type { StoreUpgrade } from './state/store-upgrade.svelte';
 
 /** What needs the memory store; absent when storage could not be opened. */
 export interface MemoryServices {
@@ -78,6 +79,8 @@ export interface AppServices {
   storageStatus: StorageStatusSource;
   /** The embedding models Settings offers, and the one suggested for this browser (U80). */
   embedModels: { choices: readonly EmbedChoice[]; defaultId: string };
+  /** The schema upgrade running while storage opens, shown full-screen (U215). */
+  storeUpgrade: StoreUpgrade;
   /** Resolves once storage is open; rejects with an AppError when it cannot be (private mode…). */
   memory: Promise<MemoryServices>;
 }

@@ -6,7 +6,8 @@
  * closed; then the app is loaded over it (`?e2e-db=`), which upgrades it to v2. Every message is
  * read back (same seq, same text, in "First conversation"), the chat shows the newest ones, and
  * recall search finds an old one. The upgrade time (`loci:store-open`, measured by main.ts) goes
- * into the reliability report.
+ * into the reliability report. While it runs, the app shows a full-screen status with the count
+ * of messages rewritten (U215), gone once the store is open.
  */
 import { test, expect } from './fixtures';
 import { createAgent, dismissToast, waitForLoci } from './helpers/loci';
@@ -18,6 +19,7 @@ const PER_AGENT = Math.floor(TOTAL / 2);
 const QUEUE = 20;
 const BATCH = 1_000;
 const DB = `loci-v1-${Date.now()}`;
+const SHOTS = process.env.LOCI_UPGRADE_SHOTS;
 
 type Row = Record<string, unknown> & { id: string; seq: number; text: string };
 type Store = {
@@ -139,8 +141,27 @@ test('X182: a v1 database made by the v1 code path opens in v2 with every messag
   );
   expect(seeded).toEqual({ verno: 1, seqs: PER_AGENT * 2, inOrder: true });
 
-  // The app over that database: it opens at v2 and upgrades.
+  // The app over that database: it opens at v2 and upgrades, showing its progress (U215). Whether
+  // the status appeared, and the last count it showed, are recorded from the first paint on.
+  await page.addInitScript(() => {
+    const seen = { shown: false, text: '' };
+    (window as unknown as { __upgradeSeen: typeof seen }).__upgradeSeen = seen;
+    new MutationObserver(() => {
+      const cover = document.querySelector('[data-testid="store-upgrade"]');
+      if (cover) Object.assign(seen, { shown: true, text: cover.textContent ?? '' });
+    }).observe(document, { subtree: true, childList: true, characterData: true });
+  });
   await page.goto(`/?e2e-db=${DB}#/chat`);
+  if (SHOTS) {
+    // Screenshots of the status while it runs (LOCI_UPGRADE_SHOTS=<folder>, at a size that lasts).
+    const cover = page.getByTestId('store-upgrade');
+    await expect(cover).toContainText(/[1-9][\d,]* of [\d,]+ messages/, { timeout: 30_000 });
+    await page.screenshot({ path: `${SHOTS}/upgrade-desktop.png` });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(cover).toBeVisible();
+    await page.screenshot({ path: `${SHOTS}/upgrade-mobile.png` });
+    await page.setViewportSize({ width: 1280, height: 800 });
+  }
   await waitForLoci(page);
   await page.waitForFunction(
     () => performance.getEntriesByName('loci:store-open').length > 0,
@@ -152,6 +173,15 @@ test('X182: a v1 database made by the v1 code path opens in v2 with every messag
   const upgradeMs = await page.evaluate(
     () => performance.getEntriesByName('loci:store-open')[0]!.duration,
   );
+  // The status was shown with the message count, and is gone once the store is open.
+  const upgradeSeen = await page.evaluate(
+    () => (window as unknown as { __upgradeSeen: { shown: boolean; text: string } }).__upgradeSeen,
+  );
+  expect(upgradeSeen.shown).toBe(true);
+  expect(upgradeSeen.text).toContain('Updating your library to the new format');
+  expect(upgradeSeen.text).toContain(`of ${(PER_AGENT * 2).toLocaleString('en-US')} messages`);
+  expect(upgradeSeen.text).toContain('Keep this tab open.');
+  await expect(page.getByTestId('store-upgrade')).toHaveCount(0);
   const check = await page.evaluate(
     async ({ ids, perAgent }) => {
       const loci = (window as unknown as { __loci: Loci }).__loci;

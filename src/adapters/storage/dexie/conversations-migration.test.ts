@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultConversationId, type Summary } from '../../../core/model';
 import { DexieMemoryStore } from './dexie-memory-store';
 import { openMemoryStore } from './index';
-import { FIRST_CONVERSATION_TITLE, LociDb } from './loci-db';
+import { FIRST_CONVERSATION_TITLE, LociDb, type UpgradeProgress } from './loci-db';
 import { sampleAgent, sampleBlock, sampleMessage, samplePassage } from './sample-records';
 
 function summary(agentId: string, version: number, toSeq: number, at: number): Summary {
@@ -142,6 +142,49 @@ describe('schema v2: conversations (ADR 0151)', () => {
     });
     await store.deleteAgent('ana');
     expect(await store.listConversations('ana')).toEqual([]);
+    store.close();
+  });
+
+  it('U215: the upgrade reports its progress: 0 of all messages first, then every page rewritten', async () => {
+    const name = `v1-progress-${Date.now()}`;
+    await populateV1(name);
+    const reports: UpgradeProgress[] = [];
+    const store = await openMemoryStore(name, (p) => reports.push(p));
+    expect(reports).toEqual([
+      { toVersion: 2, done: 0, total: 60 },
+      { toVersion: 2, done: 60, total: 60 },
+    ]);
+    store.close();
+    // Opening an up-to-date database runs no upgrade and reports nothing.
+    const again: UpgradeProgress[] = [];
+    (await openMemoryStore(name, (p) => again.push(p))).close();
+    expect(again).toEqual([]);
+  });
+
+  it('S29: an upgrade that fails half-way is rolled back: the database stays at v1 with every row as it was', async () => {
+    const name = `v1-fails-${Date.now()}`;
+    await populateV1(name);
+    const raw = new LociDb(name, 1);
+    await raw.open();
+    const before = await raw.messages.toArray();
+    raw.close();
+    // The first page is rewritten, then the upgrade throws (as a full disk or a crash would).
+    await expect(
+      openMemoryStore(name, (p) => {
+        if (p.done > 0) throw new Error('disk full');
+      }),
+    ).rejects.toMatchObject({ code: 'storage_upgrade_failed' });
+    const kept = new LociDb(name, 1);
+    await kept.open();
+    expect(kept.verno).toBe(1);
+    expect(kept.tables.map((t) => t.name)).not.toContain('conversations');
+    expect(await kept.messages.toArray()).toEqual(before);
+    expect(before.every((m) => m.conversationId === undefined)).toBe(true);
+    kept.close();
+    // The next open upgrades it in full.
+    const store = await openMemoryStore(name);
+    expect(store.db.verno).toBe(2);
+    expect(await store.countMessages('ana')).toBe(30);
     store.close();
   });
 });
