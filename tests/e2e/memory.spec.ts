@@ -274,6 +274,7 @@ test.describe('memory view', () => {
     expect(await results.locator('mark').count()).toBeGreaterThanOrEqual(2);
     for (const word of await results.locator('mark').allInnerTexts())
       expect(word.toLowerCase()).toMatch(/^birthdays?$/);
+    await expect(recall.getByRole('checkbox', { name: 'Details' })).not.toBeChecked();
     await recall.getByRole('checkbox', { name: 'Details' }).check();
     await expect(results.locator('li').first()).toContainText(/score \d\.\d{3} · id /);
     await page.setViewportSize({ width: 1280, height: 800 });
@@ -332,10 +333,23 @@ test.describe('memory view', () => {
     await archival.getByRole('combobox', { name: 'Match by' }).selectOption('lexical');
     await archival.getByRole('button', { name: 'Search' }).click();
     await expect(archival.getByText(/1–1 of 1 for “flowerpot”/)).toBeVisible();
-    // U209/U210: the word is marked; no score is shown.
+    // U209/U210: the word is marked; no score or id is shown until "Details" is ticked.
     await expect(list.locator('mark')).toHaveText(['flowerpot']);
     await expect(list).not.toContainText('score');
+    const details = archival.getByRole('checkbox', { name: 'Details' });
+    await expect(details).not.toBeChecked();
+    await expect(list).not.toContainText(/\bid /);
     await shoot(page, 'hilite-archival-1280x800');
+    await details.check();
+    await expect(list.locator('li').first()).toContainText(/score \d\.\d{3} · id \S+/);
+    await shoot(page, 'hilite-archival-details-1280x800');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await list.scrollIntoViewIfNeeded();
+    await shoot(page, 'hilite-archival-details-390x844');
+    expect(await seriousViolations(page), 'archival details at 390x844').toEqual([]);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await details.uncheck();
+    await expect(list).not.toContainText('score');
 
     await list.getByRole('button', { name: /Delete passage/ }).click();
     await expect(list).toContainText('No passages match.');
