@@ -67,7 +67,7 @@ test.describe('chat', () => {
 });
 
 test.describe('a scripted conversation, watched tier by tier', () => {
-  test('U2/U9: context bar per turn, live core edit and revert, recall paged in, eviction and summary', async ({
+  test('U2/U9/U209: context bar per turn, live core edit and revert, recall paged in with its words marked, eviction and summary', async ({
     page,
     shoot,
     externalRequests,
@@ -124,8 +124,13 @@ test.describe('a scripted conversation, watched tier by tier', () => {
     await expect(paged.first()).toContainText('Saved note');
     await expect(paged.first()).toContainText("Sam's sister Mia lives in Lisbon.");
     await expect(paged.first()).not.toContainText('[p:');
+    // U209: the words recall searched for ("Where does Mia live?") are marked, as text, and
+    // nothing else: "where" and "does" are stop words, "lives" is "live".
+    await expect(paged.first().locator('mark')).toHaveText(['Mia', 'lives']);
+    await expect(paged.first().locator('mark *')).toHaveCount(0);
     await paged.first().scrollIntoViewIfNeeded();
     await shoot(page, 'memory-cards-1280x800');
+    await expect(panel.getByLabel('Show the exact prompt text')).not.toBeChecked();
     await panel.getByLabel('Show the exact prompt text').check();
     await expect(paged.first()).toContainText('[p:');
     await expect(paged.first()).toContainText(' tok');
