@@ -347,6 +347,10 @@ test.describe('memory view', () => {
     await list.scrollIntoViewIfNeeded();
     await shoot(page, 'hilite-archival-details-390x844');
     expect(await seriousViolations(page), 'archival details at 390x844').toEqual([]);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await shoot(page, 'hilite-archival-details-390x844-dark');
+    expect(await seriousViolations(page), 'archival details at 390x844, dark').toEqual([]);
+    await page.emulateMedia({ colorScheme: 'light' });
     await page.setViewportSize({ width: 1280, height: 800 });
     await details.uncheck();
     await expect(list).not.toContainText('score');
