@@ -8,6 +8,7 @@ import {
   reply,
   script,
   send,
+  seriousViolations,
   setReplyReserve,
   step,
   waitForStreaming,
@@ -130,6 +131,15 @@ test.describe('a scripted conversation, watched tier by tier', () => {
     await expect(paged.first().locator('mark *')).toHaveCount(0);
     await paged.first().scrollIntoViewIfNeeded();
     await shoot(page, 'memory-cards-1280x800');
+    // On a phone the cards sit in the Memory tab, marks and all.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByRole('tab', { name: 'Memory' }).click();
+    await expect(paged.first().locator('mark')).toHaveText(['Mia', 'lives']);
+    await paged.first().scrollIntoViewIfNeeded();
+    await shoot(page, 'memory-cards-390x844');
+    expect(await seriousViolations(page), 'memory cards at 390x844').toEqual([]);
+    await page.getByRole('tab', { name: 'Chat' }).click();
+    await page.setViewportSize({ width: 1280, height: 800 });
     await expect(panel.getByLabel('Show the exact prompt text')).not.toBeChecked();
     await panel.getByLabel('Show the exact prompt text').check();
     await expect(paged.first()).toContainText('[p:');
