@@ -264,7 +264,15 @@ test.describe('memory view', () => {
     await expect(recall.getByRole('status')).toHaveText(/1–[3-5] of [3-5]/);
     const results = recall.getByRole('list', { name: 'Recall results' });
     await expect(results).toContainText('Maya has her birthday');
-    // U181: no raw scores or sequence numbers in the results.
+    // U181: who said it as the chat says it ("You", the agent's name), never a role name;
+    // no raw scores or sequence numbers in the results.
+    await expect(
+      results.locator('li').filter({ hasText: 'Maya has her birthday' }).locator('.role'),
+    ).toHaveText('You');
+    await expect(
+      results.locator('li').filter({ hasText: 'Noted: Maya' }).locator('.role'),
+    ).toHaveText('Juniper');
+    await expect(results).not.toContainText(/\b(user|assistant)\b/);
     await expect(results).not.toContainText('score');
     await expect(results).not.toContainText(/#\d+ ·/);
     const top3 = (await results.locator('li').allInnerTexts()).slice(0, 3);
