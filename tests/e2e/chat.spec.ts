@@ -8,6 +8,7 @@ import {
   reply,
   script,
   send,
+  seriousViolations,
   setReplyReserve,
   step,
   waitForStreaming,
@@ -67,7 +68,7 @@ test.describe('chat', () => {
 });
 
 test.describe('a scripted conversation, watched tier by tier', () => {
-  test('U2/U9: context bar per turn, live core edit and revert, recall paged in, eviction and summary', async ({
+  test('U2/U9/U209: context bar per turn, live core edit and revert, recall paged in with its words marked, eviction and summary', async ({
     page,
     shoot,
     externalRequests,
@@ -124,8 +125,22 @@ test.describe('a scripted conversation, watched tier by tier', () => {
     await expect(paged.first()).toContainText('Saved note');
     await expect(paged.first()).toContainText("Sam's sister Mia lives in Lisbon.");
     await expect(paged.first()).not.toContainText('[p:');
+    // U209: the words recall searched for ("Where does Mia live?") are marked, as text, and
+    // nothing else: "where" and "does" are stop words, "lives" is "live".
+    await expect(paged.first().locator('mark')).toHaveText(['Mia', 'lives']);
+    await expect(paged.first().locator('mark *')).toHaveCount(0);
     await paged.first().scrollIntoViewIfNeeded();
     await shoot(page, 'memory-cards-1280x800');
+    // On a phone the cards sit in the Memory tab, marks and all.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByRole('tab', { name: 'Memory' }).click();
+    await expect(paged.first().locator('mark')).toHaveText(['Mia', 'lives']);
+    await paged.first().scrollIntoViewIfNeeded();
+    await shoot(page, 'memory-cards-390x844');
+    expect(await seriousViolations(page), 'memory cards at 390x844').toEqual([]);
+    await page.getByRole('tab', { name: 'Chat' }).click();
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await expect(panel.getByLabel('Show the exact prompt text')).not.toBeChecked();
     await panel.getByLabel('Show the exact prompt text').check();
     await expect(paged.first()).toContainText('[p:');
     await expect(paged.first()).toContainText(' tok');

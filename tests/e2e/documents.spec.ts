@@ -476,15 +476,18 @@ test.describe('documents', () => {
     expect(externalRequests).toEqual([]);
   });
 
-  for (const [w, h] of [
-    [1280, 800],
-    [390, 844],
+  for (const [w, h, scheme] of [
+    [1280, 800, 'light'],
+    [390, 844, 'light'],
+    [1280, 800, 'dark'],
+    [390, 844, 'dark'],
   ] as const) {
-    test(`U141: Documents library and viewer at ${w}x${h} have no serious or critical axe violations`, async ({
+    test(`U141: Documents library and viewer at ${w}x${h} (${scheme}) have no serious or critical axe violations`, async ({
       page,
       externalRequests,
     }) => {
       test.setTimeout(90_000);
+      await page.emulateMedia({ colorScheme: scheme });
       await page.setViewportSize({ width: w, height: h });
       await openDocuments(page);
       await pick(page, ['handbook.md', 'sample.pdf']);

@@ -264,7 +264,15 @@ test.describe('memory view', () => {
     await expect(recall.getByRole('status')).toHaveText(/1–[3-5] of [3-5]/);
     const results = recall.getByRole('list', { name: 'Recall results' });
     await expect(results).toContainText('Maya has her birthday');
-    // U181: no raw scores or sequence numbers in the results.
+    // U181: who said it as the chat says it ("You", the agent's name), never a role name;
+    // no raw scores or sequence numbers in the results.
+    await expect(
+      results.locator('li').filter({ hasText: 'Maya has her birthday' }).locator('.role'),
+    ).toHaveText('You');
+    await expect(
+      results.locator('li').filter({ hasText: 'Noted: Maya' }).locator('.role'),
+    ).toHaveText('Juniper');
+    await expect(results).not.toContainText(/\b(user|assistant)\b/);
     await expect(results).not.toContainText('score');
     await expect(results).not.toContainText(/#\d+ ·/);
     const top3 = (await results.locator('li').allInnerTexts()).slice(0, 3);
@@ -274,6 +282,7 @@ test.describe('memory view', () => {
     expect(await results.locator('mark').count()).toBeGreaterThanOrEqual(2);
     for (const word of await results.locator('mark').allInnerTexts())
       expect(word.toLowerCase()).toMatch(/^birthdays?$/);
+    await expect(recall.getByRole('checkbox', { name: 'Details' })).not.toBeChecked();
     await recall.getByRole('checkbox', { name: 'Details' }).check();
     await expect(results.locator('li').first()).toContainText(/score \d\.\d{3} · id /);
     await page.setViewportSize({ width: 1280, height: 800 });
@@ -332,10 +341,27 @@ test.describe('memory view', () => {
     await archival.getByRole('combobox', { name: 'Match by' }).selectOption('lexical');
     await archival.getByRole('button', { name: 'Search' }).click();
     await expect(archival.getByText(/1–1 of 1 for “flowerpot”/)).toBeVisible();
-    // U209/U210: the word is marked; no score is shown.
+    // U209/U210: the word is marked; no score or id is shown until "Details" is ticked.
     await expect(list.locator('mark')).toHaveText(['flowerpot']);
     await expect(list).not.toContainText('score');
+    const details = archival.getByRole('checkbox', { name: 'Details' });
+    await expect(details).not.toBeChecked();
+    await expect(list).not.toContainText(/\bid /);
     await shoot(page, 'hilite-archival-1280x800');
+    await details.check();
+    await expect(list.locator('li').first()).toContainText(/score \d\.\d{3} · id \S+/);
+    await shoot(page, 'hilite-archival-details-1280x800');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await list.scrollIntoViewIfNeeded();
+    await shoot(page, 'hilite-archival-details-390x844');
+    expect(await seriousViolations(page), 'archival details at 390x844').toEqual([]);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await shoot(page, 'hilite-archival-details-390x844-dark');
+    expect(await seriousViolations(page), 'archival details at 390x844, dark').toEqual([]);
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await details.uncheck();
+    await expect(list).not.toContainText('score');
 
     await list.getByRole('button', { name: /Delete passage/ }).click();
     await expect(list).toContainText('No passages match.');

@@ -506,6 +506,46 @@ test('U80: after an embedding-model switch, earlier memories are embedded again 
   expect(externalRequests).toEqual([]);
 });
 
+test.describe('a failed embedding-model download', () => {
+  // The service worker would serve the model from its cache; blocked, the route below sees
+  // every request the embed worker makes.
+  test.use({ serviceWorkers: 'block' });
+
+  test('U217: a failed embedding-model download says so, and Try again catches up without a restart', async ({
+    page,
+    shoot,
+  }) => {
+    await page.goto('/#/settings');
+    const agentId = await createAgent(page, 'Juniper');
+    await seedOldMemories(page, agentId, ['My sister Maya loves green tea.', 'Noted: Maya.']);
+    // Offline for the model's files: the catch-up at the next start cannot load it.
+    await page.route('**/models/**', (route) => route.abort('internetdisconnected'));
+    await page.reload();
+    const notice = page.getByTestId('background-embedding');
+    await expect(notice).toContainText('Embedding earlier memories stopped:', { timeout: 30_000 });
+    await expect(notice).toContainText(
+      'The embedding model failed, so search by meaning is off for now. Search by words still finds them',
+    );
+    // In plain words: the library's own message stays in the console.
+    await expect(notice).not.toContainText('local_files_only');
+    const tryAgain = notice.getByRole('button', { name: 'Try again' });
+    await tryAgain.scrollIntoViewIfNeeded();
+    await shoot(page, 'settings-embed-failed-1280x800');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await tryAgain.scrollIntoViewIfNeeded();
+    await shoot(page, 'settings-embed-failed-390x844');
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // Back online: Try again loads the model in this session and embeds what was missing.
+    await page.unroute('**/models/**');
+    await tryAgain.click();
+    await expect(notice).toContainText(
+      'Search by meaning now covers 2 earlier memories embedded with Loci fixture',
+      { timeout: 30_000 },
+    );
+  });
+});
+
 test('U80: catching up can be paused and resumed; what was embedded stays embedded', async ({
   page,
   externalRequests,

@@ -11,9 +11,18 @@ describe('matchRanges (U209)', () => {
     expect(marked('Two birthdays this May', 'Birthday')).toEqual(['birthdays']);
   });
 
-  it('U209: folds accents both ways', () => {
-    expect(marked('Le Café du coin', 'cafe')).toEqual(['Café']);
-    expect(marked('the cafe downstairs', 'CAFÉ')).toEqual(['cafe']);
+  it('U209: folds as the lexical tokenizer does: case, NFKC and composed accents, never accents away', () => {
+    // The word search does not find `café` for `cafe` (nor the reverse), so neither is marked.
+    expect(marked('Le Café du coin', 'cafe')).toEqual([]);
+    expect(marked('the cafe downstairs', 'CAFÉ')).toEqual([]);
+    expect(marked('Le Café du coin', 'CAFÉ')).toEqual(['Café']);
+    // A decomposed é (e + U+0301) is the same word as a composed one, either way round.
+    expect(marked('Le Cafe\u0301 du coin', 'café')).toEqual(['Cafe\u0301']);
+    expect(marked('Le Café du coin', 'cafe\u0301')).toEqual(['Café']);
+    // NFKC: full-width letters and the ﬁ ligature are their plain letters.
+    expect(marked('ＣＡＦＥ at noon', 'cafe')).toEqual(['ＣＡＦＥ']);
+    expect(marked('the ﬁle is open', 'file')).toEqual(['ﬁle']);
+    expect(marked('Ελλάδα και Ελλαδα', 'ελλάδα')).toEqual(['Ελλάδα']);
   });
 
   it('U209: an empty query or one of stop words only marks nothing', () => {

@@ -8,27 +8,23 @@ export interface TextRange {
 
 const HAN = /\p{Script=Han}/u;
 
-/** Latin, Greek and Cyrillic accents only: marks other scripts need (Devanagari vowels) stay. */
-function foldAccents(text: string): string {
-  return text
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .normalize('NFC');
-}
-
 /**
- * The terms a query matches, tokenised as the lexical search tokenises it (stop words dropped,
- * plurals and stems folded, Han bigrams), accents folded: `Café birthdays` → `cafe`, `birthday`.
+ * The terms a query matches, tokenised exactly as the lexical search tokenises it (NFKC and
+ * lowercase, stop words dropped, plurals and stems folded, Han bigrams): `Birthdays` →
+ * `birthday`. Accents are kept, as the index keeps them (ADR 0175): `cafe` does not mark
+ * `café`, because the word search does not find `café` for `cafe` either.
  */
 export function highlightTerms(query: string): ReadonlySet<string> {
-  return new Set(tokenize(foldAccents(query)));
+  return new Set(tokenize(query));
 }
 
 /**
  * The ranges of `text` whose words match `terms` (U209): a whole word when its term is one of
- * them (`painted` for a query `painting`), and each Han bigram a term names. Ranges are sorted,
- * and overlapping or touching ones merged, so they can be cut into segments directly. The
- * text is never parsed as markup: `<b>` is two characters and a word like any other.
+ * them (`painted` for a query `painting`), and each Han bigram a term names. A word is marked
+ * exactly when the lexical index would match it, so a mark never claims a word match the search
+ * did not make. Ranges are sorted, and overlapping or touching ones merged, so they can be cut
+ * into segments directly. The text is never parsed as markup: `<b>` is two characters and a
+ * word like any other.
  */
 export function matchRanges(text: string, terms: ReadonlySet<string>): TextRange[] {
   if (terms.size === 0 || text === '') return [];
@@ -36,7 +32,7 @@ export function matchRanges(text: string, terms: ReadonlySet<string>): TextRange
   for (const { word, start } of wordSpans(text)) {
     const end = start + word.length;
     if (!HAN.test(word)) {
-      if (tokenize(foldAccents(word)).some((t) => terms.has(t))) found.push({ start, end });
+      if (tokenize(word).some((t) => terms.has(t))) found.push({ start, end });
       continue;
     }
     if (terms.has(word)) found.push({ start, end });

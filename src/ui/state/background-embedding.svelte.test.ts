@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AppError } from '../../core/errors';
 import type { ReembedOptions, ReembedResult } from '../../core/search/memory-search';
 import { MemoryTurnLock } from '../../testing/memory-turn-lock';
+import { errorCopy } from '../error-copy';
 import { BackgroundEmbedding } from './background-embedding.svelte';
 
 /** A search with `missing` rows to catch up on, embedded two per batch. */
@@ -10,9 +11,11 @@ function fakeSearch(missing: number, fail = false) {
     agentId: 'a1' as string | null,
     unembedded: missing,
     calls: 0,
+    fail,
     async reembed(options: ReembedOptions = {}): Promise<ReembedResult> {
       search.calls += 1;
-      if (fail) throw new AppError('embedder_failed', 'The embedding model could not be loaded.');
+      if (search.fail)
+        throw new AppError('embedder_failed', 'The embedding model could not be loaded.');
       const total = search.unembedded;
       options.onProgress?.(0, total);
       let done = 0;
@@ -67,7 +70,7 @@ describe('BackgroundEmbedding', () => {
     const lock = new MemoryTurnLock();
     const failing = new BackgroundEmbedding({ search: fakeSearch(3, true), lock, model: 'bge' });
     await failing.run('a1');
-    expect(failing.error).toBe('The embedding model could not be loaded.');
+    expect(failing.error).toBe(errorCopy('embedder_failed').what);
     expect(failing.running).toBe(false);
     expect(await lock.holder('reembed:a1')).toBeNull();
 
@@ -85,5 +88,22 @@ describe('BackgroundEmbedding', () => {
     expect(paused.paused).toBeNull();
     expect(search.unembedded).toBe(0);
     expect(paused.finished?.complete).toBe(true);
+  });
+
+  it('U217: after a failed download, "Try again" runs the catch-up again in this session', async () => {
+    const search = fakeSearch(4, true);
+    const embedding = new BackgroundEmbedding({ search, lock: new MemoryTurnLock(), model: 'bge' });
+    await embedding.run('a1');
+    // In plain words, not the library's message.
+    expect(embedding.error).toBe(
+      'The embedding model failed, so search by meaning is off for now.',
+    );
+    // Back online: the next try loads the model and embeds what was missing, no restart needed.
+    search.fail = false;
+    await embedding.resume();
+    expect(search.calls).toBe(2);
+    expect(embedding.error).toBeNull();
+    expect(embedding.finished).toEqual({ passages: 0, messages: 4, complete: true });
+    expect(search.unembedded).toBe(0);
   });
 });

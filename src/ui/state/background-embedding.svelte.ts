@@ -5,10 +5,10 @@
  * (a lock of its own, so turns are never blocked); an agent switch stops it, and the next open
  * carries on where it stopped, because every batch is persisted as it lands.
  */
-import { AppError } from '../../core/errors';
 import type { AgentId } from '../../core/model';
 import type { TurnLock } from '../../core/ports/turn-lock';
 import type { LociMemorySearch, ReembedResult } from '../../core/search/memory-search';
+import { describeError } from '../error-copy';
 
 export interface BackgroundEmbeddingDeps {
   search: Pick<LociMemorySearch, 'unembedded' | 'reembed' | 'agentId'>;
@@ -23,6 +23,7 @@ export class BackgroundEmbedding {
   total = $state(0);
   /** What the last run that finished embedded, or null. */
   finished = $state.raw<ReembedResult | null>(null);
+  /** Why the last run stopped, in plain words (the error code's copy), or null. */
   error = $state<string | null>(null);
   /** Set when the user paused it: how many were still to embed. */
   paused = $state<number | null>(null);
@@ -61,7 +62,10 @@ export class BackgroundEmbedding {
       if (result.complete) this.finished = result;
       else if (controller.signal.aborted) this.paused = search.unembedded;
     } catch (error) {
-      this.error = AppError.from(error).message;
+      // What happened in plain words (U217); the library's own message goes to the console.
+      const described = describeError(error);
+      this.error = described.what;
+      console.warn('embedding earlier memories stopped:', described.detail);
     } finally {
       this.running = false;
       this.controller = null;
@@ -73,7 +77,7 @@ export class BackgroundEmbedding {
     this.controller?.abort();
   }
 
-  /** Carries on after a pause. */
+  /** Carries on after a pause, or tries again after a failure (U217: a failed download). */
   async resume(): Promise<void> {
     if (this.agentId !== null) await this.run(this.agentId);
   }
