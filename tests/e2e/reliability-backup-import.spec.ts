@@ -2,7 +2,8 @@
  * Issue 20 (X186): the longest main-thread task (PerformanceObserver 'longtask') while a backup
  * of many small messages is imported through Settings → Backup. CI size by default (20,000
  * messages); the issue's 1,000,000 with LOCI_RELIABILITY_FULL=1; LOCI_BACKUP_MESSAGES overrides.
- * The file is built in the page (ADR 0165) so that what is measured is the app.
+ * The file is built in the page (ADR 0165) so that what is measured is the app. The file is read
+ * in the backup worker (X187) and the card shows the import's progress (X188).
  */
 import { readFile } from 'node:fs/promises';
 import { test, expect } from './fixtures';
@@ -12,7 +13,7 @@ import { FULL, reportReliability } from './helpers/reliability';
 const LIMIT_MS = 200;
 const MESSAGES = Number(process.env.LOCI_BACKUP_MESSAGES ?? (FULL ? 1_000_000 : 20_000));
 
-test('X186: importing a backup of many small messages; the longest task is measured', async ({
+test('X186 X187 X188: importing a backup of many small messages; the longest task is measured and progress shown', async ({
   page,
 }, info) => {
   test.setTimeout(FULL ? 1_800_000 : 240_000);
@@ -22,6 +23,16 @@ test('X186: importing a backup of many small messages; the longest task is measu
     new PerformanceObserver((list) => {
       for (const entry of list.getEntries()) w.__longest = Math.max(w.__longest, entry.duration);
     }).observe({ type: 'longtask', buffered: true });
+    // Every line the backup card's import status shows, in order (X188).
+    const s = window as unknown as { __lines: string[] };
+    s.__lines = [];
+    new MutationObserver(() => {
+      const status = [...document.querySelectorAll('[role="status"]')].find((el) =>
+        /^(Reading|Checking|Preparing|Importing|Restored)/.test(el.textContent?.trim() ?? ''),
+      );
+      const text = status?.textContent?.trim() ?? '';
+      if (text !== '' && s.__lines.at(-1) !== text) s.__lines.push(text);
+    }).observe(document, { subtree: true, childList: true, characterData: true });
   });
   await page.goto('/#/settings');
   const agentId = await createAgent(page, 'Juniper');
@@ -91,6 +102,17 @@ test('X186: importing a backup of many small messages; the longest task is measu
   });
   const seconds = (Date.now() - started) / 1000;
   const ms = Math.round(
+    await page.evaluate(() => {
+      const w = window as unknown as { __longest: number };
+      const longest = w.__longest;
+      w.__longest = 0;
+      return longest;
+    }),
+  );
+  // What runs after the summary is shown (the active agent's search indexes are rebuilt from the
+  // new rows, X181) is reported on its own: it is not the import, but the user waits on it too.
+  await page.waitForTimeout(3_000);
+  const afterMs = Math.round(
     await page.evaluate(() => (window as unknown as { __longest: number }).__longest),
   );
   const stored = await page.evaluate(async (agentId) => {
@@ -107,16 +129,33 @@ test('X186: importing a backup of many small messages; the longest task is measu
     ).__loci.store.db;
     return db.messages.where('agentId').equals(agentId).count();
   }, agentId);
+  const lines = await page.evaluate(() => (window as unknown as { __lines: string[] }).__lines);
   reportReliability({
     name: 'longest-task-backup-import',
     rule: 'X186',
     trials: 1,
     failures: ms > LIMIT_MS ? 1 : 0,
     lost: MESSAGES - stored,
-    details: { messages: MESSAGES, 'longest ms': ms, 'import s': Math.round(seconds) },
+    details: {
+      messages: MESSAGES,
+      'longest ms': ms,
+      'after import longest ms': afterMs,
+      'import s': Math.round(seconds),
+    },
   });
   console.log(
-    `backup import of ${MESSAGES} messages: longest task ${ms} ms, ${seconds.toFixed(1)} s`,
+    `backup import of ${MESSAGES} messages: longest task ${ms} ms (${afterMs} ms in the 3 s after), ${seconds.toFixed(1)} s`,
+  );
+  console.log(
+    `progress lines shown: ${lines.length} (${lines.slice(0, 3).join(' | ')} … ${lines.at(-1)})`,
   );
   expect(stored).toBe(MESSAGES);
+  // X188: the card said how far the import was while it ran, not only at the end.
+  expect(
+    lines.some((t) => /^Importing messages \d+%$/.test(t)),
+    lines.join(' | '),
+  ).toBe(true);
+  expect(lines.indexOf('Checking the file…'), lines.join(' | ')).toBeGreaterThanOrEqual(0);
+  // X187: the file was read in the backup worker, not on the page.
+  expect(page.workers().some((w) => w.url().includes('backup.worker'))).toBe(true);
 });
