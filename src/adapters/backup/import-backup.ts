@@ -5,15 +5,12 @@ import { validateBackup } from '../../core/backup/validate-backup';
 import type { DexieMemoryStore } from '../storage/dexie/dexie-memory-store';
 import { toStorageError } from '../storage/dexie/storage-error';
 import { decryptBackup } from './backup-crypto';
+import { SliceSizer } from './slice-sizer';
 
 /** Largest backup text read (UTF-16 chars); beyond it the tab would likely run out of memory. */
 export const MAX_BACKUP_CHARS = 1 << 30;
 
-/**
- * Messages written per `bulkPut` of an import, and ids looked up per `bulkGet` (ADR 0170). A
- * slice's requests are queued in one task: 2,000 took 150–235 ms on the shared 2-core machine,
- * so 500 (ADR 0172).
- */
+/** Messages written per `bulkPut` of an import, at first (ADR 0170; sized as it goes, ADR 0172). */
 export const WRITE_SLICE = 500;
 
 export interface ImportOptions {
@@ -21,6 +18,8 @@ export interface ImportOptions {
   /** Told how far the import is (X188); a reader tells `reading` and `checking` only. */
   onProgress?: (progress: BackupImportProgress) => void;
 }
+
+const now = (): number => globalThis.performance.now();
 
 /** Rows written per table. */
 export type ImportSummary = Record<keyof DecodedBackup['tables'], number>;
@@ -124,10 +123,14 @@ export async function writeBackup(
         ['turns', t.turns],
       ];
       // Looked up in slices too: one `bulkGet` of a million ids is one long task.
+      const sizer = new SliceSizer(WRITE_SLICE);
       for (const [name, rows] of clashes) {
-        for (let from = 0; from < rows.length; from += WRITE_SLICE) {
-          const ids = rows.slice(from, from + WRITE_SLICE).map((r) => r.id);
-          const existing = await db.table(name).bulkGet(ids);
+        for (let from = 0; from < rows.length;) {
+          const started = now();
+          const ids = rows.slice(from, from + sizer.rows).map((r) => r.id);
+          const got = db.table(name).bulkGet(ids);
+          sizer.took(ids.length, now() - started);
+          const existing = await got;
           existing.forEach((row: { agentId: string } | undefined, k) => {
             const i = from + k;
             if (row && !agentIds.has(row.agentId)) {
@@ -140,6 +143,7 @@ export async function writeBackup(
               );
             }
           });
+          from += ids.length;
         }
       }
       for (const id of agentIds) {
@@ -153,16 +157,18 @@ export async function writeBackup(
       await db.blockHistory.bulkPut(t.blockHistory);
       // In slices inside the one transaction (ADR 0170): each slice's requests are queued in
       // their own task, so a big file does not hold the page in one long task; a failure in
-      // any slice still aborts the whole transaction.
-      for (let i = 0; i < totalMessages; i += WRITE_SLICE) {
-        await db.messages.bulkPut(
-          t.messages.slice(i, i + WRITE_SLICE).map((m) => ({ ...m, ctx: m.inContext ? 1 : 0 })),
-        );
-        options.onProgress?.({
-          type: 'writing',
-          messages: Math.min(i + WRITE_SLICE, totalMessages),
-          totalMessages,
-        });
+      // any slice still aborts the whole transaction. Dexie queues a slice's requests within
+      // the `bulkPut` call, so its time sizes the next slice (ADR 0172).
+      for (let i = 0; i < totalMessages;) {
+        const started = now();
+        const slice = t.messages
+          .slice(i, i + sizer.rows)
+          .map((m) => ({ ...m, ctx: m.inContext ? (1 as const) : (0 as const) }));
+        const put = db.messages.bulkPut(slice);
+        sizer.took(slice.length, now() - started);
+        await put;
+        i += slice.length;
+        options.onProgress?.({ type: 'writing', messages: i, totalMessages });
       }
       await db.summaries.bulkPut(t.summaries);
       await db.passages.bulkPut(t.passages);
