@@ -13,6 +13,12 @@ import { FULL, reportReliability } from './helpers/reliability';
 
 const LIMIT_MS = 200;
 const MESSAGES = Number(process.env.LOCI_BACKUP_MESSAGES ?? (FULL ? 1_000_000 : 20_000));
+/**
+ * The CPU-time trace is taken up to this size: every IndexedDB request is a task, and at 200,000
+ * messages the trace's JSON passes V8's longest string (it cannot be read back).
+ */
+const TRACE_MESSAGES = 50_000;
+const TRACED = MESSAGES <= TRACE_MESSAGES;
 
 test('X186 X187 X188: importing a backup of many small messages; the longest task is measured and progress shown', async ({
   page,
@@ -104,7 +110,7 @@ test('X186 X187 X188: importing a backup of many small messages; the longest tas
   });
   // The same tasks' CPU time, from a trace (X191, ADR 0174), tells the app's work from a wait
   // for a core on a loaded machine.
-  await startTaskTrace(browser, page);
+  if (TRACED) await startTaskTrace(browser, page);
   const started = Date.now();
   await backup.getByRole('button', { name: 'Import', exact: true }).click();
   await expect(backup.getByText(/^Restored 1 agent\b/)).toBeVisible({
@@ -119,7 +125,8 @@ test('X186 X187 X188: importing a backup of many small messages; the longest tas
       return longest;
     }),
   );
-  const cpu = await stopTaskTrace(browser);
+  const cpu = TRACED ? await stopTaskTrace(browser) : null;
+  const cpuMs = cpu ? Math.round(cpu.longestCpuMs) : 'not traced';
   // What runs after the summary is shown (the active agent's search indexes are rebuilt from the
   // new rows, X181) is reported on its own: it is not the import, but the user waits on it too.
   await page.waitForTimeout(3_000);
@@ -150,13 +157,13 @@ test('X186 X187 X188: importing a backup of many small messages; the longest tas
     details: {
       messages: MESSAGES,
       'longest ms': ms,
-      'longest task cpu ms': Math.round(cpu.longestCpuMs),
+      'longest task cpu ms': cpuMs,
       'after import longest ms': afterMs,
       'import s': Math.round(seconds),
     },
   });
   console.log(
-    `backup import of ${MESSAGES} messages: longest task ${ms} ms (cpu ${Math.round(cpu.longestCpuMs)} ms; ${afterMs} ms in the 3 s after), ${seconds.toFixed(1)} s`,
+    `backup import of ${MESSAGES} messages: longest task ${ms} ms (cpu ${cpuMs} ms; ${afterMs} ms in the 3 s after), ${seconds.toFixed(1)} s`,
   );
   console.log(
     `progress lines shown: ${lines.length} (${lines.slice(0, 3).join(' | ')} … ${lines.at(-1)})`,
@@ -169,8 +176,10 @@ test('X186 X187 X188: importing a backup of many small messages; the longest tas
   ).toBe(true);
   expect(lines.indexOf('Checking the file…'), lines.join(' | ')).toBeGreaterThanOrEqual(0);
   // The app's own work in any one main-thread task stays within the issue's 200 ms (X191).
-  expect(cpu.timedTasks, 'tasks with a CPU time in the trace').toBeGreaterThan(0);
-  expect(cpu.longestCpuMs).toBeLessThan(LIMIT_MS);
+  if (cpu) {
+    expect(cpu.timedTasks, 'tasks with a CPU time in the trace').toBeGreaterThan(0);
+    expect(cpu.longestCpuMs).toBeLessThan(LIMIT_MS);
+  }
   // X187: the file was read in the backup worker, not on the page.
   expect(page.workers().some((w) => w.url().includes('backup.worker'))).toBe(true);
 });
