@@ -179,7 +179,8 @@ describe('backup worker (X187)', () => {
     // Progress came in order: checked, handed over, then messages written up to all of them.
     const types = seen.map((p) => p.type);
     expect(types.indexOf('checking')).toBeLessThan(types.indexOf('receiving'));
-    expect(types.lastIndexOf('receiving')).toBeLessThan(types.indexOf('writing'));
+    expect(types.lastIndexOf('receiving')).toBeLessThan(types.indexOf('comparing'));
+    expect(types.lastIndexOf('comparing')).toBeLessThan(types.indexOf('writing'));
     const writing = seen.filter((p) => p.type === 'writing');
     expect(writing.length).toBeGreaterThan(2);
     expect(writing.at(-1)).toEqual({

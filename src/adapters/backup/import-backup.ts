@@ -112,7 +112,6 @@ export async function writeBackup(
   try {
     const totalMessages = t.messages.length;
     await db.transaction('rw', db.tables, async () => {
-      options.onProgress?.({ type: 'writing', messages: 0, totalMessages });
       // An id that belongs to an agent outside the file would be overwritten: refuse instead.
       const clashes: Array<[string, Array<{ id: string; agentId: string }>]> = [
         ...(v2 ? [['conversations', t.conversations] as [string, typeof t.conversations]] : []),
@@ -124,6 +123,9 @@ export async function writeBackup(
       ];
       // Looked up in slices too: one `bulkGet` of a million ids is one long task.
       const sizer = new SliceSizer(WRITE_SLICE);
+      const totalRows = clashes.reduce((sum, [, rows]) => sum + rows.length, 0);
+      let compared = 0;
+      options.onProgress?.({ type: 'comparing', rows: 0, totalRows });
       for (const [name, rows] of clashes) {
         for (let from = 0; from < rows.length;) {
           const started = now();
@@ -144,6 +146,8 @@ export async function writeBackup(
             }
           });
           from += ids.length;
+          compared += ids.length;
+          options.onProgress?.({ type: 'comparing', rows: compared, totalRows });
         }
       }
       for (const id of agentIds) {
@@ -155,6 +159,7 @@ export async function writeBackup(
       if (v2) await db.conversations.bulkPut(t.conversations);
       await db.blocks.bulkPut(t.blocks);
       await db.blockHistory.bulkPut(t.blockHistory);
+      options.onProgress?.({ type: 'writing', messages: 0, totalMessages });
       // In slices inside the one transaction (ADR 0170): each slice's requests are queued in
       // their own task, so a big file does not hold the page in one long task; a failure in
       // any slice still aborts the whole transaction. Dexie queues a slice's requests within

@@ -3,12 +3,13 @@ import type { AgentId } from '../model';
 /**
  * How far an import is (X188), in the order the stages come: the file read (bytes, for a file
  * large enough to be read as a stream), the whole file checked, the checked rows handed to the
- * page, then the messages written.
+ * page, their ids compared with the rows on this device, then the messages written.
  */
 export type BackupImportProgress =
   | { type: 'reading'; loadedBytes: number; totalBytes: number }
   | { type: 'checking' }
   | { type: 'receiving'; rows: number; totalRows: number }
+  | { type: 'comparing'; rows: number; totalRows: number }
   | { type: 'writing'; messages: number; totalMessages: number };
 
 /**

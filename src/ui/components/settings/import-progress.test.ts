@@ -10,6 +10,9 @@ describe('describeImportProgress', () => {
     expect(describeImportProgress({ type: 'receiving', rows: 999, totalRows: 1000 })).toBe(
       'Preparing the import 99%',
     );
+    expect(describeImportProgress({ type: 'comparing', rows: 1, totalRows: 3 })).toBe(
+      'Comparing with this device 33%',
+    );
     expect(
       describeImportProgress({ type: 'writing', messages: 400_000, totalMessages: 1_000_000 }),
     ).toBe('Importing messages 40%');
