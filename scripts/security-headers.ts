@@ -143,6 +143,12 @@ const KINDS: ReadonlyArray<{ kind: ResponseKind; regex: RegExp; globs: readonly 
     regex: /^\/assets\/document\.worker-[^/]+\.js$/,
     globs: ['/assets/document.worker-*'],
   },
+  // The backup worker (X187) reads, decrypts and checks the file it is handed; it fetches nothing.
+  {
+    kind: 'worker',
+    regex: /^\/assets\/backup\.worker-[^/]+\.js$/,
+    globs: ['/assets/backup.worker-*'],
+  },
   {
     kind: 'service-worker',
     regex: /^\/(?:sw|share-target-sw|workbox-[^/]+)\.js$/,

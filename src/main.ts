@@ -27,6 +27,7 @@ import {
   FIXTURE_EMBED,
 } from './adapters/embed/embed-models';
 import { dexieBackupActions } from './adapters/backup/dexie-backup-actions';
+import { BackupWorkerClient, backupWorkerConnection } from './adapters/backup/worker-backup-reader';
 import { probeWebGpu } from './adapters/gpu/webgpu-probe';
 import { ModelManager, type ModelCache } from './adapters/llm/model-manager';
 import { loadCatalog } from './adapters/llm/webllm/load-catalog';
@@ -424,7 +425,15 @@ async function bootMemory(): Promise<MemoryServices> {
     shares,
     memoryCheck,
     embedding,
-    backup: dexieBackupActions(store),
+    // A backup file is read and checked in the backup worker (X187); where it cannot start, on
+    // the page as before. It starts on the first import, not with the app.
+    backup: dexieBackupActions(
+      store,
+      new BackupWorkerClient(new RpcClient(backupWorkerConnection()), {
+        onUnavailable: (reason) =>
+          console.warn('the backup worker could not start; backups are read on the page', reason),
+      }),
+    ),
   };
   if (__LOCI_E2E__) {
     Object.assign(window, {

@@ -25,6 +25,7 @@ describe('security headers (X70, ADR 0130)', () => {
     expect(responseKind('/assets/embed.worker-CQ0ROj2z.js')).toBe('embed-worker');
     expect(responseKind('/assets/pdf.worker.min-wgc6bjNh.mjs')).toBe('worker');
     expect(responseKind('/assets/document.worker-B2k9xQ1a.js')).toBe('worker');
+    expect(responseKind('/assets/backup.worker-C3l0yR2b.js')).toBe('worker');
     expect(responseKind('/sw.js')).toBe('service-worker');
     expect(responseKind('/share-target-sw.js')).toBe('service-worker');
     expect(responseKind('/workbox-2fbc6a65.js')).toBe('service-worker');
@@ -79,7 +80,7 @@ describe('security headers (X70, ADR 0130)', () => {
   it('X75: the _headers file gives each path at most one policy (hosts merge matching rules)', () => {
     const file = staticHeadersFile();
     const blocks = file.split('\n\n').filter((b) => b.includes('Content-Security-Policy'));
-    expect(blocks.length).toBe(9);
+    expect(blocks.length).toBe(10);
     for (const block of blocks) {
       const [glob] = block.split('\n');
       expect(glob).not.toBe('/*');

@@ -1,19 +1,25 @@
 import { AppError } from '../../core/errors';
+import type { BackupImportProgress } from '../../core/ports/backup';
 import { ENCRYPTED_FORMAT, type DecodedBackup } from '../../core/backup/backup-format';
 import { validateBackup } from '../../core/backup/validate-backup';
 import type { DexieMemoryStore } from '../storage/dexie/dexie-memory-store';
 import { toStorageError } from '../storage/dexie/storage-error';
 import { decryptBackup } from './backup-crypto';
+import { SliceSizer } from './slice-sizer';
 
 /** Largest backup text read (UTF-16 chars); beyond it the tab would likely run out of memory. */
 export const MAX_BACKUP_CHARS = 1 << 30;
 
-/** Messages written per `bulkPut` of an import (ADR 0170). */
-const WRITE_SLICE = 2_000;
+/** Messages written per `bulkPut` of an import, at first (ADR 0170; sized as it goes, ADR 0172). */
+export const WRITE_SLICE = 500;
 
 export interface ImportOptions {
   passphrase?: string;
+  /** Told how far the import is (X188); a reader tells `reading` and `checking` only. */
+  onProgress?: (progress: BackupImportProgress) => void;
 }
+
+const now = (): number => globalThis.performance.now();
 
 /** Rows written per table. */
 export type ImportSummary = Record<keyof DecodedBackup['tables'], number>;
@@ -37,6 +43,7 @@ export async function readBackup(
   text: string,
   options: ImportOptions = {},
 ): Promise<DecodedBackup> {
+  options.onProgress?.({ type: 'checking' });
   if (text.length > MAX_BACKUP_CHARS) {
     throw new AppError(
       'backup_invalid',
@@ -74,13 +81,17 @@ export async function importBackup(
   text: string,
   options: ImportOptions = {},
 ): Promise<ImportSummary> {
-  return writeBackup(store, await readBackup(text, options));
+  return writeBackup(store, await readBackup(text, options), options);
 }
 
-/** Writes a validated backup in one transaction (see {@link importBackup}). */
+/**
+ * Writes a validated backup in one transaction (see {@link importBackup}), telling
+ * `onProgress` after each slice of messages written.
+ */
 export async function writeBackup(
   store: DexieMemoryStore,
   backup: DecodedBackup,
+  options: Pick<ImportOptions, 'onProgress'> = {},
 ): Promise<ImportSummary> {
   const t = backup.tables;
   const db = store.db;
@@ -99,6 +110,7 @@ export async function writeBackup(
     db.vectors,
   ];
   try {
+    const totalMessages = t.messages.length;
     await db.transaction('rw', db.tables, async () => {
       // An id that belongs to an agent outside the file would be overwritten: refuse instead.
       const clashes: Array<[string, Array<{ id: string; agentId: string }>]> = [
@@ -109,19 +121,34 @@ export async function writeBackup(
         ['summaries', t.summaries],
         ['turns', t.turns],
       ];
+      // Looked up in slices too: one `bulkGet` of a million ids is one long task.
+      const sizer = new SliceSizer(WRITE_SLICE);
+      const totalRows = clashes.reduce((sum, [, rows]) => sum + rows.length, 0);
+      let compared = 0;
+      options.onProgress?.({ type: 'comparing', rows: 0, totalRows });
       for (const [name, rows] of clashes) {
-        const existing = await db.table(name).bulkGet(rows.map((r) => r.id));
-        existing.forEach((row: { agentId: string } | undefined, i) => {
-          if (row && !agentIds.has(row.agentId)) {
-            throw new AppError(
-              'backup_invalid',
-              `tables.${name}[${i}].id is already used by agent "${row.agentId}" on this device.`,
-              {
-                path: `tables.${name}[${i}].id`,
-              },
-            );
-          }
-        });
+        for (let from = 0; from < rows.length;) {
+          const started = now();
+          const ids = rows.slice(from, from + sizer.rows).map((r) => r.id);
+          const got = db.table(name).bulkGet(ids);
+          sizer.took(ids.length, now() - started);
+          const existing = await got;
+          existing.forEach((row: { agentId: string } | undefined, k) => {
+            const i = from + k;
+            if (row && !agentIds.has(row.agentId)) {
+              throw new AppError(
+                'backup_invalid',
+                `tables.${name}[${i}].id is already used by agent "${row.agentId}" on this device.`,
+                {
+                  path: `tables.${name}[${i}].id`,
+                },
+              );
+            }
+          });
+          from += ids.length;
+          compared += ids.length;
+          options.onProgress?.({ type: 'comparing', rows: compared, totalRows });
+        }
       }
       for (const id of agentIds) {
         await db.agents.delete(id);
@@ -132,13 +159,21 @@ export async function writeBackup(
       if (v2) await db.conversations.bulkPut(t.conversations);
       await db.blocks.bulkPut(t.blocks);
       await db.blockHistory.bulkPut(t.blockHistory);
+      options.onProgress?.({ type: 'writing', messages: 0, totalMessages });
       // In slices inside the one transaction (ADR 0170): each slice's requests are queued in
       // their own task, so a big file does not hold the page in one long task; a failure in
-      // any slice still aborts the whole transaction.
-      for (let i = 0; i < t.messages.length; i += WRITE_SLICE) {
-        await db.messages.bulkPut(
-          t.messages.slice(i, i + WRITE_SLICE).map((m) => ({ ...m, ctx: m.inContext ? 1 : 0 })),
-        );
+      // any slice still aborts the whole transaction. Dexie queues a slice's requests within
+      // the `bulkPut` call, so its time sizes the next slice (ADR 0172).
+      for (let i = 0; i < totalMessages;) {
+        const started = now();
+        const slice = t.messages
+          .slice(i, i + sizer.rows)
+          .map((m) => ({ ...m, ctx: m.inContext ? (1 as const) : (0 as const) }));
+        const put = db.messages.bulkPut(slice);
+        sizer.took(slice.length, now() - started);
+        await put;
+        i += slice.length;
+        options.onProgress?.({ type: 'writing', messages: i, totalMessages });
       }
       await db.summaries.bulkPut(t.summaries);
       await db.passages.bulkPut(t.passages);

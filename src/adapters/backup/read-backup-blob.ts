@@ -146,7 +146,21 @@ export async function readBackupBlob(
   streamAbove: number = STREAM_ABOVE_BYTES,
 ): Promise<DecodedBackup> {
   if (blob.size <= streamAbove) return readBackup(await blob.text(), options);
-  const { skeleton, rows } = await scan(blob.stream().pipeThrough(new TextDecoderStream()));
+  const { onProgress } = options;
+  let loadedBytes = 0;
+  const counted: ReadableStream<Uint8Array<ArrayBuffer>> = onProgress
+    ? blob.stream().pipeThrough(
+        new TransformStream<Uint8Array<ArrayBuffer>, Uint8Array<ArrayBuffer>>({
+          transform(chunk, controller) {
+            loadedBytes += chunk.byteLength;
+            onProgress({ type: 'reading', loadedBytes, totalBytes: blob.size });
+            controller.enqueue(chunk);
+          },
+        }),
+      )
+    : blob.stream();
+  const { skeleton, rows } = await scan(counted.pipeThrough(new TextDecoderStream()));
+  onProgress?.({ type: 'checking' });
   let value: unknown;
   try {
     value = JSON.parse(skeleton);
@@ -183,5 +197,5 @@ export async function importBackupFile(
   options: ImportOptions = {},
   streamAbove?: number,
 ): Promise<ImportSummary> {
-  return writeBackup(store, await readBackupBlob(file, options, streamAbove));
+  return writeBackup(store, await readBackupBlob(file, options, streamAbove), options);
 }

@@ -1,6 +1,18 @@
 import type { AgentId } from '../model';
 
 /**
+ * How far an import is (X188), in the order the stages come: the file read (bytes, for a file
+ * large enough to be read as a stream), the whole file checked, the checked rows handed to the
+ * page, their ids compared with the rows on this device, then the messages written.
+ */
+export type BackupImportProgress =
+  | { type: 'reading'; loadedBytes: number; totalBytes: number }
+  | { type: 'checking' }
+  | { type: 'receiving'; rows: number; totalRows: number }
+  | { type: 'comparing'; rows: number; totalRows: number }
+  | { type: 'writing'; messages: number; totalMessages: number };
+
+/**
  * Export and import of backups (U74–U76), as the Settings screen uses them; the composition root
  * builds the real one over the Dexie store, so the UI never depends on the storage adapter.
  */
@@ -11,8 +23,12 @@ export interface BackupActions {
    */
   exportParts(options: { agentId?: AgentId; passphrase?: string }): Promise<readonly string[]>;
   /**
-   * Validates all of `file` (read as a stream when large), then writes it in one transaction;
-   * throws a coded AppError and writes nothing on a bad file.
+   * Validates all of `file` (read as a stream when large; off the page in the backup worker
+   * where one starts, X187), then writes it in one transaction, telling `onProgress` how far it
+   * is; throws a coded AppError and writes nothing on a bad file.
    */
-  importFile(file: Blob, options: { passphrase?: string }): Promise<Record<string, number>>;
+  importFile(
+    file: Blob,
+    options: { passphrase?: string; onProgress?: (progress: BackupImportProgress) => void },
+  ): Promise<Record<string, number>>;
 }

@@ -1,0 +1,146 @@
+import type { DecodedBackup } from '../../core/backup/backup-format';
+import { AppError } from '../../core/errors';
+import type { BackupApi, BackupTableName } from '../../rpc/backup-api';
+import type { RpcClient, RpcConnection } from '../../rpc/rpc-client';
+import { workerConnection } from '../../rpc/worker-connection';
+import type { ImportOptions } from './import-backup';
+import { readBackupBlob } from './read-backup-blob';
+
+/** How long the worker may take to answer its first call before imports stay on the page. */
+export const BACKUP_WORKER_START_MS = 20_000;
+/** Rows fetched per slice at most: 2,000 small rows decode in a task of a few ms. */
+export const RECEIVE_ROWS = 2_000;
+/**
+ * Characters fetched per slice at most (past its first row): decoding a slice's structured
+ * clone is one task on the page, and ~4 M characters decode well within 200 ms.
+ */
+export const RECEIVE_CHARS = 4_000_000;
+
+/** The order rows are fetched in: small tables first, so progress moves with the messages. */
+const TABLE_ORDER: readonly BackupTableName[] = [
+  'agents',
+  'conversations',
+  'blocks',
+  'blockHistory',
+  'summaries',
+  'documents',
+  'turns',
+  'steps',
+  'settings',
+  'messages',
+  'passages',
+  'vectors',
+];
+
+/**
+ * The page's side of the backup worker (X187). The first import checks that the worker starts
+ * (`hello`); when it cannot — no `Worker`, a script the browser refuses, no answer in
+ * {@link BACKUP_WORKER_START_MS} — `onUnavailable` is told once and every import is read on the
+ * page, as before. A worker that crashes later (out of memory on a huge file) fails that import
+ * with `worker_crashed` and nothing written; the next one starts a fresh worker.
+ */
+export class BackupWorkerClient {
+  private started: Promise<boolean> | null = null;
+
+  constructor(
+    readonly rpc: RpcClient<BackupApi>,
+    private readonly options: {
+      onUnavailable?: (reason: string) => void;
+      startMs?: number;
+    } = {},
+  ) {}
+
+  /** True once the worker answered; false (for good) when it could not start. */
+  available(): Promise<boolean> {
+    this.started ??= this.start();
+    return this.started;
+  }
+
+  private async start(): Promise<boolean> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    try {
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => reject(new AppError('worker_unavailable', 'The backup worker did not answer.')),
+          this.options.startMs ?? BACKUP_WORKER_START_MS,
+        );
+      });
+      await Promise.race([this.rpc.call('hello', null), timeout]);
+      return true;
+    } catch (error) {
+      this.rpc.terminate();
+      this.options.onUnavailable?.(error instanceof Error ? error.message : String(error));
+      return false;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+/** The backup worker as an RPC connection factory (a new worker on every restart). */
+export function backupWorkerConnection(): () => RpcConnection {
+  return workerConnection(
+    () =>
+      new Worker(new URL('../../workers/backup.worker.ts', import.meta.url), { type: 'module' }),
+  );
+}
+
+/**
+ * Reads, decrypts and validates a backup file in the backup worker, then fetches its rows a
+ * slice at a time (each slice a short task on the page), telling `onProgress` how far it is.
+ * Where the worker cannot start, the file is read on the page ({@link readBackupBlob}). Writes
+ * nothing; throws what the page's reader throws for a bad file.
+ */
+export async function readBackupInWorker(
+  worker: BackupWorkerClient,
+  file: Blob,
+  options: ImportOptions = {},
+): Promise<DecodedBackup> {
+  if (!(await worker.available())) return readBackupBlob(file, options);
+  const { rpc } = worker;
+  const { onProgress } = options;
+  const held = await rpc.call(
+    'read',
+    { file, ...(options.passphrase !== undefined ? { passphrase: options.passphrase } : {}) },
+    { ...(onProgress ? { onEvent: onProgress } : {}) },
+  );
+  const { handle, counts } = held;
+  try {
+    const totalRows = Object.values(counts).reduce((sum, n) => sum + n, 0);
+    let rows = 0;
+    onProgress?.({ type: 'receiving', rows, totalRows });
+    const tables = {} as Record<BackupTableName, unknown[]>;
+    for (const table of TABLE_ORDER) {
+      const count = counts[table] ?? 0;
+      const list: unknown[] = [];
+      while (list.length < count) {
+        const slice = await rpc.call('slice', {
+          handle,
+          table,
+          from: list.length,
+          maxRows: RECEIVE_ROWS,
+          maxChars: RECEIVE_CHARS,
+        });
+        if (slice.length === 0) {
+          throw new AppError(
+            'internal',
+            `The backup worker sent no ${table} from ${list.length} of ${count}.`,
+          );
+        }
+        for (const row of slice) list.push(row);
+        rows += slice.length;
+        onProgress?.({ type: 'receiving', rows, totalRows });
+      }
+      tables[table] = list;
+    }
+    return {
+      version: held.version,
+      exportedAt: held.exportedAt,
+      scope: held.scope,
+      tables: tables as unknown as DecodedBackup['tables'],
+    };
+  } finally {
+    // A worker that crashed meanwhile holds nothing: the failed release is of no concern.
+    void rpc.call('release', { handle }).catch(() => undefined);
+  }
+}

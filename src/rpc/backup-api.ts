@@ -1,0 +1,55 @@
+/**
+ * The backup worker's handler map (`src/workers/backup.worker.ts`, rule X187): a backup file is
+ * read, decrypted, parsed and validated there, so a file of a million messages never holds the
+ * page in one long task. The file crosses as a `Blob` (structured clone passes a reference, not
+ * the bytes); the validated rows stay in the worker and the page fetches them a slice at a time,
+ * each slice one small message (one short task on the page to decode).
+ */
+import type { DecodedBackup } from '../core/backup/backup-format';
+import type { CallContext } from './protocol';
+
+/** The tables of a decoded backup, by name. */
+export type BackupTableName = keyof DecodedBackup['tables'];
+
+/** What `read` emits: bytes of the file read so far (large files, read as a stream), then checking. */
+export type BackupReadEvent =
+  { type: 'reading'; loadedBytes: number; totalBytes: number } | { type: 'checking' };
+
+/** A validated backup held in the worker: its head and how many rows each table has. */
+export interface HeldBackup {
+  handle: number;
+  version: DecodedBackup['version'];
+  exportedAt: DecodedBackup['exportedAt'];
+  scope: DecodedBackup['scope'];
+  counts: Record<BackupTableName, number>;
+}
+
+export type BackupApi = {
+  /** Answers once the worker's script runs: the page's check that a worker can start at all. */
+  hello(args: null): Promise<'ready'>;
+  /**
+   * Reads, decrypts when needed (with `passphrase`), parses and validates the whole file, with
+   * exactly the checks of the page's reader, and keeps the rows under the returned handle until
+   * `release`. Rejects with `backup_invalid`, `backup_unsupported_version` or
+   * `backup_wrong_passphrase` (the same message and path as on the page), `invalid_argument` for
+   * a malformed request, and `cancelled` when cancelled.
+   */
+  read(
+    args: { file: Blob; passphrase?: string },
+    ctx: CallContext<BackupReadEvent>,
+  ): Promise<HeldBackup>;
+  /**
+   * Rows of `table` from `from` on: at most `maxRows`, and past the first no more than about
+   * `maxChars` characters of their text, so a slice of big messages stays small. Empty at the
+   * end of the table; `not_found` for a handle released or never made.
+   */
+  slice(args: {
+    handle: number;
+    table: BackupTableName;
+    from: number;
+    maxRows: number;
+    maxChars: number;
+  }): Promise<unknown[]>;
+  /** Frees a held backup (a handle unknown by now is fine). */
+  release(args: { handle: number }): Promise<void>;
+};

@@ -1,0 +1,152 @@
+import type { DecodedBackup } from '../core/backup/backup-format';
+import { AppError } from '../core/errors';
+import { readBackupBlob, STREAM_ABOVE_BYTES } from '../adapters/backup/read-backup-blob';
+import type { BackupApi, BackupTableName, HeldBackup } from '../rpc/backup-api';
+
+export interface BackupWorkerOptions {
+  /** Files above this many bytes are read as a stream (X171); tests lower it. */
+  streamAbove?: number;
+}
+
+/** Validated backups kept at most; the page imports one at a time. */
+const MAX_HELD = 2;
+/** `reading` events sent per file at most: each is a task on the page. */
+const READ_EVENTS = 100;
+
+const TABLES: ReadonlySet<string> = new Set<BackupTableName>([
+  'agents',
+  'conversations',
+  'blocks',
+  'blockHistory',
+  'messages',
+  'summaries',
+  'passages',
+  'documents',
+  'turns',
+  'steps',
+  'settings',
+  'vectors',
+]);
+
+/**
+ * The backup worker's handlers (X187): the page's own reader (`readBackupBlob`: size limit,
+ * stream scanner, decryption, `validateBackup`) run off the page, so every check and every
+ * error message is the page's. The decoded rows stay here until released and leave a slice at
+ * a time.
+ */
+export function createBackupHandlers(
+  options: BackupWorkerOptions = {},
+): BackupApi & { heldCount(): number } {
+  const streamAbove = options.streamAbove ?? STREAM_ABOVE_BYTES;
+  const held = new Map<number, DecodedBackup>();
+  let nextHandle = 1;
+
+  return {
+    async hello() {
+      return 'ready';
+    },
+
+    async read(args, ctx) {
+      const { file, passphrase } = readArgs(args);
+      const step = Math.max(1, Math.floor(file.size / READ_EVENTS));
+      let reported = 0;
+      const backup = await readBackupBlob(
+        file,
+        {
+          ...(passphrase !== undefined ? { passphrase } : {}),
+          onProgress: (progress) => {
+            if (progress.type === 'reading') {
+              const { loadedBytes, totalBytes } = progress;
+              if (loadedBytes - reported < step && loadedBytes < totalBytes) return;
+              reported = loadedBytes;
+            }
+            if (progress.type === 'reading' || progress.type === 'checking') ctx.emit(progress);
+          },
+        },
+        streamAbove,
+      );
+      if (ctx.signal.aborted) throw new AppError('cancelled', 'The import was cancelled.');
+      const handle = nextHandle++;
+      held.set(handle, backup);
+      // A page that went away just as the result left never releases it; imports run one at a
+      // time, so the oldest beyond a few can only be such a leftover.
+      for (const old of held.keys()) if (held.size > MAX_HELD) held.delete(old);
+      const counts = {} as HeldBackup['counts'];
+      for (const [name, rows] of Object.entries(backup.tables)) {
+        counts[name as BackupTableName] = rows.length;
+      }
+      return {
+        handle,
+        version: backup.version,
+        exportedAt: backup.exportedAt,
+        scope: backup.scope,
+        counts,
+      };
+    },
+
+    async slice(args) {
+      const { handle, table, from, maxRows, maxChars } = (args ?? {}) as Record<string, unknown>;
+      const backup = typeof handle === 'number' ? held.get(handle) : undefined;
+      if (backup === undefined) {
+        throw new AppError('not_found', `The backup worker holds no backup ${String(handle)}.`);
+      }
+      if (typeof table !== 'string' || !TABLES.has(table)) {
+        throw new AppError('invalid_argument', `A backup has no table “${String(table)}”.`);
+      }
+      for (const [name, value] of [
+        ['from', from],
+        ['maxRows', maxRows],
+        ['maxChars', maxChars],
+      ] as const) {
+        if (!Number.isInteger(value) || (value as number) < (name === 'from' ? 0 : 1)) {
+          throw new AppError('invalid_argument', `“${name}” of a slice is not a whole number.`);
+        }
+      }
+      const rows = backup.tables[table as BackupTableName] as readonly unknown[];
+      const start = from as number;
+      const end = Math.min(rows.length, start + (maxRows as number));
+      let chars = 0;
+      let to = start;
+      // At least one row, however big, so the page always gets further.
+      while (to < end && (to === start || chars < (maxChars as number))) {
+        chars += approxChars(rows[to], (maxChars as number) - chars);
+        to += 1;
+      }
+      return rows.slice(start, to);
+    },
+
+    async release(args) {
+      const handle = (args as { handle?: unknown } | null)?.handle;
+      if (typeof handle === 'number') held.delete(handle);
+    },
+
+    heldCount: () => held.size,
+  };
+}
+
+function readArgs(args: unknown): { file: Blob; passphrase: string | undefined } {
+  const { file, passphrase } = (args ?? {}) as { file?: unknown; passphrase?: unknown };
+  if (!(file instanceof Blob)) {
+    throw new AppError('invalid_argument', 'The backup worker was sent no file.');
+  }
+  if (passphrase !== undefined && typeof passphrase !== 'string') {
+    throw new AppError('invalid_argument', 'The passphrase sent to the backup worker is no text.');
+  }
+  return { file, passphrase };
+}
+
+/**
+ * About how many characters `value` costs to send: its strings' lengths, 8 per number and 4 per
+ * float of a typed array. Stops counting once past `budget` (the slice is full by then).
+ */
+function approxChars(value: unknown, budget: number): number {
+  if (typeof value === 'string') return value.length;
+  if (typeof value !== 'object' || value === null) return 8;
+  if (ArrayBuffer.isView(value)) return value.byteLength / 2;
+  let chars = 0;
+  for (const item of Array.isArray(value) ? value : Object.values(value)) {
+    chars += approxChars(item, budget - chars) + 4;
+    if (chars > budget) break;
+  }
+  return chars;
+}
