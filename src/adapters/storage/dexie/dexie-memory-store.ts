@@ -346,7 +346,13 @@ export class DexieMemoryStore implements MemoryStore, VectorStore {
       if (query.reverse) c = c.reverse();
       if (query.offset) c = c.offset(query.offset);
       if (query.limit !== undefined) c = c.limit(query.limit);
-      return (await c.toArray()).map(fromRow);
+      if (!query.oneByOne) return (await c.toArray()).map(fromRow);
+      // `each` walks a cursor: every row arrives in its own IndexedDB event, so the page decodes
+      // one row per task instead of the whole result in one (X189). A live query still tracks
+      // each row read, so a changed row re-runs it.
+      const rows: Message[] = [];
+      await c.each((row) => void rows.push(fromRow(row)));
+      return rows;
     });
   }
 
