@@ -276,7 +276,9 @@ export function createMemorySearch(deps: MemorySearchDeps): LociMemorySearch {
     // The page size adapts to the messages' length (X181): the browser decodes a whole page in
     // one task, so a page of 1 MB messages holds a few, a page of short ones up to LOAD_CHUNK.
     for (let fromSeq = 1, limit = FIRST_LOAD_PAGE; ;) {
-      const chunk = await store.queryMessages(agentId, { fromSeq, limit });
+      // The first page is read one row at a time: before a page size is aimed at characters,
+      // 16 rows of megabytes in one result blocked the page (X189).
+      const chunk = await store.queryMessages(agentId, { fromSeq, limit, oneByOne: fromSeq === 1 });
       if (gen !== generation) return;
       if (!(await indexInSlices(chunk.filter(indexable).map(messageDoc), gen))) return;
       const last = chunk[chunk.length - 1];
