@@ -73,6 +73,14 @@ export interface MessageQuery {
   reverse?: boolean;
   offset?: number;
   limit?: number;
+  /**
+   * Read the rows one at a time rather than in one result (X189). Slower for many small rows,
+   * but no single step decodes more than one row: the chat's window asks for it on the page,
+   * where a row may hold megabytes (a 1 MB reply is stored twice, as text and in its tool call)
+   * and 200 of them decoded in one result blocked the page for half a second. Stores that hold
+   * the rows in memory ignore it.
+   */
+  oneByOne?: boolean;
 }
 
 export interface PassageQuery {

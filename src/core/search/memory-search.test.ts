@@ -179,6 +179,26 @@ describe('createMemorySearch', () => {
     expect(search.semantic).toBe(true);
   });
 
+  it('X189: a 1 MB message is embedded by its first 20,000 characters, as it is indexed', async () => {
+    const { store, search, embedder } = await setup();
+    const sent: string[] = [];
+    const embed = embedder!.embedPassages.bind(embedder);
+    embedder!.embedPassages = (texts) => {
+      sent.push(...texts);
+      return embed(texts);
+    };
+    const long = `dog ${'walk '.repeat(210_000)}`;
+    const { messages } = await store.apply({
+      messages: [msg('huge', long, 0), msg('small', 'cat', 0)],
+    });
+    await search.indexMessages(messages);
+    expect(sent.map((t) => t.length)).toEqual([20_000, 3]);
+    expect(sent[0]).toBe(long.slice(0, 20_000));
+    expect(ids(await search.search(q({ text: 'dog', mode: 'vector', pageSize: 1 })))).toEqual([
+      'huge',
+    ]);
+  });
+
   it('C19: excluded ids never shorten the vector list: it still holds its depth of other rows', async () => {
     const { store, write } = await setup();
     await write(

@@ -13,7 +13,7 @@ import type { MemorySearch, SearchHit, SearchPage, SearchQuery } from '../ports/
 import type { MemoryStore } from '../ports/memory-store';
 import type { VectorEntry, VectorIndex } from '../ports/vector-index';
 import { RRF_K } from './fuse-ranks';
-import { createDocBuilder, type SearchMeta } from './search-docs';
+import { createDocBuilder, MAX_INDEXED_CHARS, type SearchMeta } from './search-docs';
 import { checkPage, toPage } from './search-paging';
 import {
   fuseLists,
@@ -176,7 +176,14 @@ export function createMemorySearch(deps: MemorySearchDeps): LociMemorySearch {
   async function embedMessages(agentId: AgentId, messages: Message[], gen: number): Promise<void> {
     const embedder = deps.embedder;
     if (!embedder || !deps.vectors || messages.length === 0) return;
-    const vectors = await embedder.embedPassages(messages.map((m) => m.text));
+    // The first MAX_INDEXED_CHARS, as the lexical index reads (X180): an embedder keeps only
+    // its first few hundred tokens anyway, and posting whole 1 MB texts to its worker was a
+    // 237 ms task of the page (X189).
+    const vectors = await embedder.embedPassages(
+      messages.map((m) =>
+        m.text.length > MAX_INDEXED_CHARS ? m.text.slice(0, MAX_INDEXED_CHARS) : m.text,
+      ),
+    );
     if (gen !== generation) return; // the agent was switched while we embedded
     const d = embedder.dimension;
     const data = new Float32Array(messages.length * d);
@@ -276,7 +283,9 @@ export function createMemorySearch(deps: MemorySearchDeps): LociMemorySearch {
     // The page size adapts to the messages' length (X181): the browser decodes a whole page in
     // one task, so a page of 1 MB messages holds a few, a page of short ones up to LOAD_CHUNK.
     for (let fromSeq = 1, limit = FIRST_LOAD_PAGE; ;) {
-      const chunk = await store.queryMessages(agentId, { fromSeq, limit });
+      // The first page is read one row at a time: before a page size is aimed at characters,
+      // 16 rows of megabytes in one result blocked the page (X189).
+      const chunk = await store.queryMessages(agentId, { fromSeq, limit, oneByOne: fromSeq === 1 });
       if (gen !== generation) return;
       if (!(await indexInSlices(chunk.filter(indexable).map(messageDoc), gen))) return;
       const last = chunk[chunk.length - 1];

@@ -31,6 +31,7 @@ import { errorCopy } from '../error-copy';
 import { shownTurnIds, stepView, STOP_COPY, type ChatError, type StepView } from './turn-view';
 import { highlightKey, type HighlightSink } from './highlights.svelte';
 import { latestTurn, type LatestTurn, type UndoableDelete } from './message-actions';
+import { keepUnchanged } from './keep-unchanged';
 
 export { stepView, type ChatError, type StepView } from './turn-view';
 export type { UndoableDelete } from './message-actions';
@@ -212,7 +213,14 @@ export class ChatSession {
     // awaits between reads loses Dexie's dependency tracking for the later reads.
     this.subscription = liveQuery(() =>
       Promise.all([
-        this.deps.store.queryMessages(agentId, { ...inConversation, reverse: true, limit }),
+        // One row per IndexedDB event: 200 rows of megabytes decoded in one result blocked the
+        // page for half a second (X189).
+        this.deps.store.queryMessages(agentId, {
+          ...inConversation,
+          reverse: true,
+          limit,
+          oneByOne: true,
+        }),
         this.deps.store.listTurns(agentId),
       ]),
     ).subscribe({
@@ -221,7 +229,8 @@ export class ChatSession {
           first?.();
           return;
         }
-        const messages = [...newest].reverse();
+        // Unchanged rows keep their objects, so their bubbles are not rendered again (X190).
+        const messages = keepUnchanged(this.messages, [...newest].reverse());
         const turns: Record<TurnId, TurnRecord> = {};
         for (const t of turnList) turns[t.id] = t;
         this.messages = messages;

@@ -1,5 +1,6 @@
 import 'fake-indexeddb/auto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { liveQuery } from 'dexie';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppError } from '../../../core/errors';
 import { openMemoryStore, type DexieMemoryStore } from './index';
 import {
@@ -164,6 +165,36 @@ describe('DexieMemoryStore', () => {
       'm8',
     ]);
     expect(await store.countMessages('a', { roles: ['user'], inContext: true })).toBe(3);
+  });
+
+  it('X189: a one-by-one read gives what the one-result read gives, and stays live for a changed row', async () => {
+    const store = await freshStore();
+    const msgs = Array.from({ length: 10 }, (_, i) =>
+      sampleMessage('a', `m${i + 1}`, `t${i}`, 100 + i, i % 2 === 0 ? 'user' : 'assistant'),
+    );
+    await store.apply({ agents: [sampleAgent('a')], messages: msgs });
+    const queries = [
+      { reverse: true, limit: 4 },
+      { reverse: true, offset: 1, limit: 2 },
+      { fromSeq: 3, toSeq: 7 },
+      { roles: ['assistant' as const], limit: 2 },
+      { conversationId: 'a', reverse: true, limit: 3 },
+    ];
+    for (const q of queries) {
+      expect(await store.queryMessages('a', { ...q, oneByOne: true })).toEqual(
+        await store.queryMessages('a', q),
+      );
+    }
+    // A row that changes in place (here: summarised out of the queue) re-runs a live query that
+    // read it one by one, as it does one that read it in one result.
+    const seen: boolean[][] = [];
+    const subscription = liveQuery(() =>
+      store.queryMessages('a', { reverse: true, limit: 3, oneByOne: true }),
+    ).subscribe({ next: (rows) => seen.push(rows.map((m) => m.inContext)) });
+    await vi.waitFor(() => expect(seen).toHaveLength(1));
+    await store.apply({ inContext: { ids: ['m9'], inContext: false } });
+    await vi.waitFor(() => expect(seen.at(-1)).toEqual([true, false, true]));
+    subscription.unsubscribe();
   });
 
   it('S5: deleteAgent removes the agent and everything it owns, and nothing of others', async () => {

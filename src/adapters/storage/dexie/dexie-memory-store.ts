@@ -346,7 +346,13 @@ export class DexieMemoryStore implements MemoryStore, VectorStore {
       if (query.reverse) c = c.reverse();
       if (query.offset) c = c.offset(query.offset);
       if (query.limit !== undefined) c = c.limit(query.limit);
-      return (await c.toArray()).map(fromRow);
+      if (!query.oneByOne) return (await c.toArray()).map(fromRow);
+      // `each` walks a cursor: every row arrives in its own IndexedDB event, so the page decodes
+      // one row per task instead of the whole result in one (X189). A live query still tracks
+      // each row read, so a changed row re-runs it.
+      const rows: Message[] = [];
+      await c.each((row) => void rows.push(fromRow(row)));
+      return rows;
     });
   }
 
@@ -524,9 +530,20 @@ export class DexieMemoryStore implements MemoryStore, VectorStore {
               ? table.where('id').equals(agentId)
               : table.where('agentId').equals(agentId);
         const rows = await c.count();
-        const sample = rows === 0 ? [] : await c.clone().limit(STATS_SAMPLE_ROWS).toArray();
-        const sampleBytes = sample.reduce((n: number, r: unknown) => n + approxBytes(r), 0);
-        const bytes = sample.length === 0 ? 0 : Math.round((sampleBytes / sample.length) * rows);
+        // The sample is read one row per IndexedDB event: the memory panel shows these stats
+        // live, and 200 message rows of megabytes decoded in one result blocked the page (X189).
+        let sampled = 0;
+        let sampleBytes = 0;
+        if (rows > 0) {
+          await c
+            .clone()
+            .limit(STATS_SAMPLE_ROWS)
+            .each((r: unknown) => {
+              sampled += 1;
+              sampleBytes += approxBytes(r);
+            });
+        }
+        const bytes = sampled === 0 ? 0 : Math.round((sampleBytes / sampled) * rows);
         out[tier] = { rows, bytes };
       }
       return out;
