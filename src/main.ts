@@ -9,6 +9,7 @@
  */
 import { sweepMemoryCheckAgents } from './core/eval/run-memory-check';
 import { AppError } from './core/errors';
+import { liveQuery } from 'dexie';
 import { mount } from 'svelte';
 import './ui/theme.css';
 import App from './ui/App.svelte';
@@ -427,9 +428,9 @@ async function bootMemory(): Promise<MemoryServices> {
    * model (or words only for "None"), and the catch-up embeds what has no vector from it.
    */
   let switching: Promise<void> = Promise.resolve();
-  const chooseEmbedder = (id: string): Promise<void> => {
+  const switchEmbedder = (saved: string | null | undefined): Promise<void> => {
     const run = async () => {
-      const next = embedModelFor(id === '' ? null : id);
+      const next = embedModelFor(saved);
       if ((next?.id ?? null) === (chosen?.id ?? null)) return;
       await embedding.halt();
       const nextEmbedder = embedderFor(next);
@@ -443,6 +444,15 @@ async function bootMemory(): Promise<MemoryServices> {
     switching = switching.then(run, run);
     return switching;
   };
+  const chooseEmbedder = (id: string) => switchEmbedder(id === '' ? null : id);
+  // A choice saved in another tab takes effect here too (Dexie's live query sees its write).
+  liveQuery(() => store.getSetting<string | null>(EMBED_MODEL_KEY)).subscribe({
+    next: (saved) =>
+      void switchEmbedder(saved).catch((e: unknown) =>
+        console.warn('switching the embedding model failed', e),
+      ),
+    error: (e: unknown) => console.warn('watching the embedding choice failed', e),
+  });
   const memory: MemoryServices = {
     store,
     search,

@@ -457,6 +457,39 @@ test('P20 P22 P23: the first saved memory asks for persistent storage; refused, 
   expect(await calls()).toBe(0);
 });
 
+test('U220: a choice made in another tab takes effect in this one too, without a reload', async ({
+  page,
+  context,
+  externalRequests,
+}) => {
+  await page.goto('/#/settings');
+  await createAgent(page, 'Juniper');
+  const other = await context.newPage();
+  await other.goto('/#/settings');
+  await waitForLoci(other);
+  const semantic = (tab: Page) =>
+    tab.evaluate(
+      () =>
+        (window as unknown as { __loci: { search: { semantic: boolean } } }).__loci.search.semantic,
+    );
+  expect(await semantic(other)).toBe(true);
+  const group = page.getByRole('group', { name: 'Embedding model (search by meaning)' });
+  await group.getByRole('radio', { name: /Loci fixture/ }).check();
+  await expect(group.getByRole('status')).toContainText('Saved: Loci fixture');
+  await group.getByRole('radio', { name: /^None/ }).check();
+  await expect(group.getByRole('status')).toContainText('Saved: search works by words only now');
+  await expect.poll(() => semantic(other), { timeout: 15_000 }).toBe(false);
+  await expect(
+    other
+      .getByRole('group', { name: 'Embedding model (search by meaning)' })
+      .getByRole('radio', { name: /^None/ }),
+  ).toBeChecked();
+  // And back: meaning search joins in there as well.
+  await group.getByRole('radio', { name: /Loci fixture/ }).check();
+  await expect.poll(() => semantic(other), { timeout: 15_000 }).toBe(true);
+  expect(externalRequests).toEqual([]);
+});
+
 test('U219: choosing an embedding model while a reply is being written lets the reply finish, once', async ({
   page,
   externalRequests,
