@@ -9,6 +9,7 @@
  */
 import { sweepMemoryCheckAgents } from './core/eval/run-memory-check';
 import { AppError } from './core/errors';
+import { liveQuery } from 'dexie';
 import { mount } from 'svelte';
 import './ui/theme.css';
 import App from './ui/App.svelte';
@@ -19,12 +20,16 @@ import {
 } from './adapters/documents/worker-document-source';
 import { RpcClient } from './rpc/rpc-client';
 import { loadBrowserPdfjs } from './adapters/documents/pdfjs-browser';
-import { createEmbedWorkerClients } from './adapters/embed/worker-embedder';
+import {
+  createEmbedWorkerClients,
+  type EmbedWorkerClients,
+} from './adapters/embed/worker-embedder';
 import {
   defaultEmbedModel,
   EMBED_MODELS,
   findEmbedModel,
   FIXTURE_EMBED,
+  type EmbedModelSpec,
 } from './adapters/embed/embed-models';
 import { dexieBackupActions } from './adapters/backup/dexie-backup-actions';
 import { BackupWorkerClient, backupWorkerConnection } from './adapters/backup/worker-backup-reader';
@@ -47,9 +52,9 @@ import { recoverInterruptedTurns } from './core/agent/recover-turns';
 import { runTurn } from './core/agent/run-turn';
 import type { Clock, IdSource } from './core/ports/clock';
 import type { Embedder } from './core/ports/embedder';
-import type { VectorIndex } from './core/ports/vector-index';
 import type { ScriptedConfig } from './rpc/llm-api';
 import { createMemorySearch } from './core/search/memory-search';
+import { createSwitchableSearch } from './core/search/switchable-search';
 import { createForgettingStrategy } from './core/strategies/forgetting';
 import { createRecencyStrategy } from './core/strategies/recency';
 import { createWindowStrategy } from './core/strategies/window';
@@ -227,37 +232,36 @@ async function bootMemory(): Promise<MemoryServices> {
   const store = await storeOpened;
   await Promise.race([deviceChecked, new Promise((r) => setTimeout(r, PROBE_WAIT_MS))]);
 
-  let embedder: Embedder | null = null;
-  let vectors: VectorIndex | null = null;
-  let onVectorsCrash: ((listener: () => void) => void) | null = null;
-  const chosen = __LOCI_E2E__
-    ? FIXTURE_EMBED
-    : findEmbedModel((await store.getSetting<string>(EMBED_MODEL_KEY)) ?? '');
-  if (chosen) {
-    const clients = createEmbedWorkerClients({
-      model: chosen,
-      device: device.verdict?.embedder ?? 'wasm',
+  // The embedding model can change while Loci runs (ADR 0177): the services hold one switchable
+  // search, and `chooseEmbedder` swaps the search (and the embedder imports use) behind it.
+  let chosen = embedModelFor(await store.getSetting<string | null>(EMBED_MODEL_KEY));
+  let clients: EmbedWorkerClients | null = null;
+  const embedderFor = (model: EmbedModelSpec | null): Embedder | null => {
+    if (!model) return null;
+    if (clients) return clients.switchModel(model);
+    const made = createEmbedWorkerClients({ model, device: device.verdict?.embedder ?? 'wasm' });
+    clients = made;
+    // The vector matrix lives in the embed worker and dies with it: the next call starts a fresh
+    // worker, and the active agent's vectors are reloaded from IndexedDB (nothing is lost).
+    made.vectorIndex.onCrash(() => {
+      const agentId = search.agentId;
+      if (agentId) void search.loadAgent(agentId).catch((e: unknown) => console.warn(e));
     });
-    embedder = clients.embedder;
-    vectors = clients.vectorIndex;
-    onVectorsCrash = (listener) => clients.vectorIndex.onCrash(listener);
-  }
-  const search = createMemorySearch({
-    store,
-    lexical: new Bm25LexicalIndex(),
-    vectors,
-    embedder,
-    clock,
-    vectorStore: store,
-    // Loading an agent's index yields between slices, so opening a chat never blocks (X181).
-    yieldToHost: () => new Promise((r) => setTimeout(r, 0)),
-  });
-  // The vector matrix lives in the embed worker and dies with it: the next call starts a fresh
-  // worker, and the active agent's vectors are reloaded from IndexedDB (nothing is lost).
-  onVectorsCrash?.(() => {
-    const agentId = search.agentId;
-    if (agentId) void search.loadAgent(agentId).catch((e: unknown) => console.warn(e));
-  });
+    return made.embedder;
+  };
+  let embedder = embedderFor(chosen);
+  const searchFor = (over: Embedder | null) =>
+    createMemorySearch({
+      store,
+      lexical: new Bm25LexicalIndex(),
+      vectors: over && clients ? clients.vectorIndex : null,
+      embedder: over,
+      clock,
+      vectorStore: store,
+      // Loading an agent's index yields between slices, so opening a chat never blocks (X181).
+      yieldToHost: () => new Promise((r) => setTimeout(r, 0)),
+    });
+  const search = createSwitchableSearch(searchFor(embedder));
   const lock = new WebLocksTurnLock();
   const highlights = new Highlights();
   const deps: AgentDeps = {
@@ -284,7 +288,10 @@ async function bootMemory(): Promise<MemoryServices> {
   const documents: DocumentsState = new DocumentsState({
     store,
     search,
-    embedder,
+    // Read on every import: the model chosen now, not the one at start-up.
+    get embedder() {
+      return embedder;
+    },
     lock,
     clock,
     ids,
@@ -408,14 +415,48 @@ async function bootMemory(): Promise<MemoryServices> {
         clock,
       }),
     tokenizer: () => llm.tokenizer(),
-    embedderName: chosen?.label ?? null,
+    get embedderName() {
+      return chosen?.label ?? null;
+    },
     clock,
     ids,
     lock,
   };
+  /**
+   * Makes the embedding model saved in Settings the one in use, without a restart (ADR 0177):
+   * the catch-up of the old model stops, the loaded agent is loaded into a search over the new
+   * model (or words only for "None"), and the catch-up embeds what has no vector from it.
+   */
+  let switching: Promise<void> = Promise.resolve();
+  const switchEmbedder = (saved: string | null | undefined): Promise<void> => {
+    const run = async () => {
+      const next = embedModelFor(saved);
+      if ((next?.id ?? null) === (chosen?.id ?? null)) return;
+      await embedding.halt();
+      const nextEmbedder = embedderFor(next);
+      await search.replace(searchFor(nextEmbedder));
+      chosen = next;
+      embedder = nextEmbedder;
+      embedding.useModel(next?.label ?? null);
+      const agentId = search.agentId;
+      if (agentId) void embedding.run(agentId);
+    };
+    switching = switching.then(run, run);
+    return switching;
+  };
+  const chooseEmbedder = (id: string) => switchEmbedder(id === '' ? null : id);
+  // A choice saved in another tab takes effect here too (Dexie's live query sees its write).
+  liveQuery(() => store.getSetting<string | null>(EMBED_MODEL_KEY)).subscribe({
+    next: (saved) =>
+      void switchEmbedder(saved).catch((e: unknown) =>
+        console.warn('switching the embedding model failed', e),
+      ),
+    error: (e: unknown) => console.warn('watching the embedding choice failed', e),
+  });
   const memory: MemoryServices = {
     store,
     search,
+    chooseEmbedder,
     agents,
     session,
     conversations,
@@ -474,6 +515,20 @@ async function bootMemory(): Promise<MemoryServices> {
   }
   void reloadRememberedModel(store);
   return memory;
+}
+
+/**
+ * The embedding model for a saved choice: none for "None" (null) or an unknown id. The e2e build
+ * cannot download the real models: there the fixture stands in for any of them, and for no
+ * choice saved yet (the specs' default), while "None" stays words only.
+ */
+function embedModelFor(saved: string | null | undefined): EmbedModelSpec | null {
+  if (__LOCI_E2E__) {
+    if (saved === null || saved === '') return null;
+    const found = saved === undefined ? undefined : findEmbedModel(saved);
+    return found?.local ? found : FIXTURE_EMBED;
+  }
+  return saved ? (findEmbedModel(saved) ?? null) : null;
 }
 
 /** Loads the model used last time (from the cache: no download) when this device can run it. */

@@ -20,9 +20,13 @@ export type EmbedApi = {
     args: { model: EmbedModelSpec; device: EmbedDevice; env: TransformersEnvOptions },
     ctx: CallContext<EmbedProgress>,
   ): Promise<LoadedEmbedder>;
-  /** Embeds texts with the model's passage or query prefix; emits batch progress. */
+  /**
+   * Embeds texts with the model's passage or query prefix; emits batch progress. With `modelId`,
+   * it refuses when another model is loaded (the user switched models meanwhile, ADR 0177), so a
+   * vector is never tagged with a model that did not make it.
+   */
   embed(
-    args: { texts: string[]; kind: 'passage' | 'query' },
+    args: { texts: string[]; kind: 'passage' | 'query'; modelId?: string },
     ctx: CallContext<EmbedProgress>,
   ): Promise<Float32Array[]>;
   vectorAdd(args: { entries: VectorEntry[] }): Promise<void>;

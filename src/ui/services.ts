@@ -43,6 +43,11 @@ export interface MemoryServices {
   memoryCheck?: MemoryCheckServices;
   /** Catches search by meaning up after an embedding-model switch (U80). */
   embedding?: BackgroundEmbedding;
+  /**
+   * Makes the embedding model saved in Settings (`''` for none) the one search and imports use,
+   * without a restart (ADR 0177); absent where the choice is read at the next start.
+   */
+  chooseEmbedder?: (id: string) => Promise<void>;
   /** Backup export and import over this store (U74–U76); absent where the store cannot. */
   backup?: BackupActions;
 }
@@ -54,7 +59,7 @@ export interface MemoryCheckServices {
   /** The tokenizer turns use: the loaded model's, or the estimator before one is loaded. */
   tokenizer: () => Promise<Tokenizer>;
   /** The embedding model's label, or null when none is chosen (vector search is unavailable). */
-  embedderName: string | null;
+  readonly embedderName: string | null;
   clock: Clock;
   ids: IdSource;
   /** Held on the temporary agent while the check runs (V14). */

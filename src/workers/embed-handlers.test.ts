@@ -72,3 +72,36 @@ describe('embed worker handlers over RPC (real transformers.js + VectorMatrix)',
     rpc.terminate();
   });
 });
+
+describe('embed worker handlers after a model switch (ADR 0177)', () => {
+  it('U218: an embedder of the model switched away from is refused, never answered by the new model', async () => {
+    const handlers = createEmbedHandlers({
+      configureEnv: () => {},
+      createEmbedder: async (model) => ({
+        modelId: model.id,
+        dimension: model.dimension,
+        device: 'wasm',
+        embedPassages: async (texts) => texts.map(() => new Float32Array(model.dimension)),
+        embedQuery: async () => new Float32Array(model.dimension),
+      }),
+      createMatrix: (dimension) => new VectorMatrix(dimension),
+    });
+    const ctx = { emit: () => {}, signal: new AbortController().signal };
+    const other = { ...FIXTURE_EMBED, id: 'other-model', dimension: 8 };
+    await handlers.load({ model: FIXTURE_EMBED, device: 'wasm', env }, ctx);
+    const first = await handlers.embed(
+      { texts: ['tea'], kind: 'passage', modelId: FIXTURE_EMBED.id },
+      ctx,
+    );
+    expect(first[0]).toHaveLength(FIXTURE_EMBED.dimension);
+    await handlers.load({ model: other, device: 'wasm', env }, ctx);
+    await expect(
+      handlers.embed({ texts: ['tea'], kind: 'passage', modelId: FIXTURE_EMBED.id }, ctx),
+    ).rejects.toThrow('The embedding model changed to other-model');
+    const now = await handlers.embed(
+      { texts: ['tea'], kind: 'query', modelId: 'other-model' },
+      ctx,
+    );
+    expect(now[0]).toHaveLength(8);
+  });
+});

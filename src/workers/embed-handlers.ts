@@ -51,8 +51,14 @@ export function createEmbedHandlers(deps: EmbedWorkerDeps): EmbedApi {
       embedder = await deps.createEmbedder(model, device, (p) => ctx.emit(p));
       return { modelId: embedder.modelId, dimension: embedder.dimension, device: embedder.device };
     },
-    async embed({ texts, kind }, ctx) {
+    async embed({ texts, kind, modelId }, ctx) {
       if (!embedder) throw new AppError('embedder_failed', 'No embedding model is loaded.');
+      if (modelId !== undefined && embedder.modelId !== modelId) {
+        throw new AppError(
+          'embedder_failed',
+          `The embedding model changed to ${embedder.modelId} while ${modelId} was asked for.`,
+        );
+      }
       if (kind === 'query') {
         if (texts.length !== 1) throw new AppError('invalid_argument', 'A query is one text.');
         return [await embedder.embedQuery(texts[0] ?? '')];

@@ -98,37 +98,117 @@ test.describe('settings', () => {
     expect(externalRequests).toEqual([]);
   });
 
-  test('U73/U81: choosing an embedding model saves it, downloads nothing, and offers a restart', async ({
+  test('U73/U81: choosing an embedding model saves it, downloads nothing, and needs no restart', async ({
     page,
     externalRequests,
   }) => {
     await page.goto('/#/settings');
     await createAgent(page, 'Juniper');
+    await page.evaluate(
+      () => ((window as unknown as { beforeSwitch?: boolean }).beforeSwitch = true),
+    );
     const group = page.getByRole('group', { name: 'Embedding model (search by meaning)' });
     await group.getByRole('radio', { name: /MiniLM L6/ }).check();
-    await expect(group.getByRole('status')).toContainText('Saved: MiniLM L6');
+    await expect(group.getByRole('status')).toContainText(
+      /Saved: MiniLM L6 .* is used for search by meaning now\./,
+    );
     const saved = await page.evaluate(() =>
       (
         window as unknown as { __loci: { store: { getSetting(k: string): Promise<unknown> } } }
       ).__loci.store.getSetting('embed.modelId'),
     );
     expect(saved).toBe('Xenova/all-MiniLM-L6-v2');
-    // U81: the choice takes effect on a restart, which the screen offers right there.
-    await page.evaluate(
-      () => ((window as unknown as { beforeRestart?: boolean }).beforeRestart = true),
-    );
-    await group.screenshot({ path: 'test-artifacts/screenshots/settings-restart-offer.png' });
-    await group.getByRole('button', { name: 'Restart Loci now' }).click();
-    await page.waitForFunction(
-      () => (window as unknown as { beforeRestart?: boolean }).beforeRestart === undefined,
-    );
+    // U81 (ADR 0177): the choice is in effect at once; there is nothing to restart.
+    await expect(group.getByRole('button', { name: /Restart/ })).toHaveCount(0);
+    expect(
+      await page.evaluate(() => (window as unknown as { beforeSwitch?: boolean }).beforeSwitch),
+    ).toBe(true);
+    await page.reload();
     await expect(
       page
         .getByRole('group', { name: 'Embedding model (search by meaning)' })
         .getByRole('radio', { name: /MiniLM L6/ }),
     ).toBeChecked();
-    // In effect now: no restart is offered until the choice changes again.
-    await expect(page.getByRole('button', { name: 'Restart Loci now' })).toHaveCount(0);
+    expect(externalRequests).toEqual([]);
+  });
+
+  test('U218: with no model, search is by words; choosing one adds search by meaning without a reload, and None takes it away', async ({
+    page,
+    shoot,
+    externalRequests,
+  }) => {
+    await page.goto('/#/settings');
+    await createAgent(page, 'Juniper');
+    const group = page.getByRole('group', { name: 'Embedding model (search by meaning)' });
+    // The e2e build starts with the fixture model when nothing is saved: choose "None" first.
+    await group.getByRole('radio', { name: /Loci fixture/ }).check();
+    await expect(group.getByRole('status')).toContainText('Saved: Loci fixture');
+    await group.getByRole('radio', { name: /^None/ }).check();
+    await expect(group.getByRole('status')).toContainText('Saved: search works by words only now');
+    await page.evaluate(
+      () => ((window as unknown as { beforeSwitch?: boolean }).beforeSwitch = true),
+    );
+
+    // Words only: passages are saved and found by their words; "Meaning" is not offered.
+    await page.getByRole('link', { name: 'Memory' }).first().click();
+    const archival = page.getByRole('region', { name: 'Archival storage' });
+    const list = archival.getByRole('list', { name: 'Archival passages' });
+    for (const text of [
+      'We ate pizza and noodles at the harbour.',
+      'The flight to Tokyo leaves at nine.',
+    ]) {
+      if (!(await archival.getByRole('textbox', { name: 'Passage text' }).isVisible()))
+        await archival.getByText('Add a passage').click();
+      await archival.getByRole('textbox', { name: 'Passage text' }).fill(text);
+      await archival.getByRole('button', { name: 'Save passage' }).click();
+      await expect(list).toContainText(text.slice(0, 20));
+    }
+    const matchBy = archival.getByRole('combobox', { name: 'Match by' });
+    await expect(matchBy.locator('option', { hasText: 'Meaning' })).toBeDisabled();
+
+    // A model is chosen: what is already there is embedded in the background, in this session.
+    await page.getByRole('link', { name: 'Settings' }).first().click();
+    await group.getByRole('radio', { name: /Loci fixture/ }).check();
+    await expect(group.getByRole('status')).toContainText(
+      'Saved: Loci fixture (tests only) is used for search by meaning now.',
+    );
+    const notice = page.getByTestId('background-embedding');
+    await expect(notice).toContainText(
+      'Search by meaning now covers 2 earlier memories embedded with Loci fixture',
+      { timeout: 30_000 },
+    );
+    await group.scrollIntoViewIfNeeded();
+    await shoot(page, 'settings-embed-live-1280x800');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await group.scrollIntoViewIfNeeded();
+    await shoot(page, 'settings-embed-live-390x844');
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    // Search by meaning finds the passage that shares no word with the question.
+    await page.getByRole('link', { name: 'Memory' }).first().click();
+    await expect(matchBy.locator('option', { hasText: 'Meaning' })).toBeEnabled();
+    await archival.getByRole('searchbox', { name: 'Search archival memory' }).fill('dinner food');
+    await matchBy.selectOption('vector');
+    await archival.getByRole('button', { name: 'Search' }).click();
+    await expect(list.locator('li').first()).toContainText('pizza and noodles');
+    expect(
+      await page.evaluate(() => (window as unknown as { beforeSwitch?: boolean }).beforeSwitch),
+    ).toBe(true);
+
+    // "None" again: words only, at once, and the passages are still found by their words.
+    await page.getByRole('link', { name: 'Settings' }).first().click();
+    await group.getByRole('radio', { name: /^None/ }).check();
+    await expect(group.getByRole('status')).toContainText('Saved: search works by words only now');
+    await page.getByRole('link', { name: 'Memory' }).first().click();
+    await expect(matchBy.locator('option', { hasText: 'Meaning' })).toBeDisabled();
+    await archival.getByRole('searchbox', { name: 'Search archival memory' }).fill('noodles');
+    await matchBy.selectOption('lexical');
+    await archival.getByRole('button', { name: 'Search' }).click();
+    await expect(archival.getByText(/1–1 of 1 for “noodles”/)).toBeVisible();
+    expect(
+      await page.evaluate(() => (window as unknown as { beforeSwitch?: boolean }).beforeSwitch),
+    ).toBe(true);
     expect(externalRequests).toEqual([]);
   });
 
@@ -377,7 +457,40 @@ test('P20 P22 P23: the first saved memory asks for persistent storage; refused, 
   expect(await calls()).toBe(0);
 });
 
-test('U81: while a reply is being written, the restart waits, and says why', async ({
+test('U220: a choice made in another tab takes effect in this one too, without a reload', async ({
+  page,
+  context,
+  externalRequests,
+}) => {
+  await page.goto('/#/settings');
+  await createAgent(page, 'Juniper');
+  const other = await context.newPage();
+  await other.goto('/#/settings');
+  await waitForLoci(other);
+  const semantic = (tab: Page) =>
+    tab.evaluate(
+      () =>
+        (window as unknown as { __loci: { search: { semantic: boolean } } }).__loci.search.semantic,
+    );
+  expect(await semantic(other)).toBe(true);
+  const group = page.getByRole('group', { name: 'Embedding model (search by meaning)' });
+  await group.getByRole('radio', { name: /Loci fixture/ }).check();
+  await expect(group.getByRole('status')).toContainText('Saved: Loci fixture');
+  await group.getByRole('radio', { name: /^None/ }).check();
+  await expect(group.getByRole('status')).toContainText('Saved: search works by words only now');
+  await expect.poll(() => semantic(other), { timeout: 15_000 }).toBe(false);
+  await expect(
+    other
+      .getByRole('group', { name: 'Embedding model (search by meaning)' })
+      .getByRole('radio', { name: /^None/ }),
+  ).toBeChecked();
+  // And back: meaning search joins in there as well.
+  await group.getByRole('radio', { name: /Loci fixture/ }).check();
+  await expect.poll(() => semantic(other), { timeout: 15_000 }).toBe(true);
+  expect(externalRequests).toEqual([]);
+});
+
+test('U219: choosing an embedding model while a reply is being written lets the reply finish, once', async ({
   page,
   externalRequests,
 }) => {
@@ -386,9 +499,9 @@ test('U81: while a reply is being written, the restart waits, and says why', asy
   await setReplyReserve(page, agentId, 1500);
   await loadScriptedModel(page);
   const group = page.getByRole('group', { name: 'Embedding model (search by meaning)' });
-  await group.getByRole('radio', { name: /MiniLM L6/ }).check();
-  const restart = group.getByRole('button', { name: 'Restart Loci now' });
-  await expect(restart).toBeEnabled();
+  // The e2e build starts with the fixture model when nothing is saved: saved, it shows as chosen.
+  await group.getByRole('radio', { name: /Loci fixture/ }).check();
+  await expect(group.getByRole('status')).toContainText('Saved: Loci fixture');
   // A reply starts (as from the chat, which keeps running behind this screen).
   await script(page, reply(longText('Line', 120)));
   await page.evaluate(() => {
@@ -396,11 +509,22 @@ test('U81: while a reply is being written, the restart waits, and says why', asy
       window as unknown as { __loci: { session: { send(text: string): Promise<unknown> } } }
     ).__loci.session.send('Write me something long.');
   });
-  await expect(restart).toBeDisabled();
-  await expect(group).toContainText('A reply is being written; restart when it is done.');
-  // Once the reply is done, the restart is offered again.
-  await expect(restart).toBeEnabled({ timeout: 60_000 });
-  await expect(group).not.toContainText('A reply is being written');
+  await group.getByRole('radio', { name: /^None/ }).check();
+  await expect(group.getByRole('status')).toContainText('Saved: search works by words only now', {
+    timeout: 60_000,
+  });
+  expect(
+    await page.evaluate(
+      () =>
+        (window as unknown as { __loci: { search: { semantic: boolean } } }).__loci.search.semantic,
+    ),
+  ).toBe(false);
+  await page.waitForFunction(
+    () =>
+      !(window as unknown as { __loci: { session: { running: boolean } } }).__loci.session.running,
+    undefined,
+    { timeout: 60_000 },
+  );
   const replies = await page.evaluate(
     () =>
       (

@@ -52,14 +52,18 @@ export class WorkerEmbedder implements Embedder {
     await this.ready();
     return this.rpc.call(
       'embed',
-      { texts, kind: 'passage' },
+      { texts, kind: 'passage', modelId: this.modelId },
       onProgress ? { onEvent: onProgress } : {},
     );
   }
 
   async embedQuery(text: string): Promise<Float32Array> {
     await this.ready();
-    const [vector] = await this.rpc.call('embed', { texts: [text], kind: 'query' });
+    const [vector] = await this.rpc.call('embed', {
+      texts: [text],
+      kind: 'query',
+      modelId: this.modelId,
+    });
     if (!vector) throw new Error('the embed worker returned no vector');
     return vector;
   }

@@ -106,4 +106,22 @@ describe('BackgroundEmbedding', () => {
     expect(embedding.finished).toEqual({ passages: 0, messages: 4, complete: true });
     expect(search.unembedded).toBe(0);
   });
+
+  it('U218: a model switch halts the run, forgets its report, and the next run names the new model', async () => {
+    const search = fakeSearch(40);
+    const embedding = new BackgroundEmbedding({ search, lock: new MemoryTurnLock(), model: null });
+    expect(embedding.model).toBeNull();
+    void embedding.run('a1');
+    await Promise.resolve();
+    await embedding.halt();
+    expect(embedding.running).toBe(false);
+    expect(embedding.paused).toBeNull();
+    expect(search.unembedded).toBeGreaterThan(0);
+
+    embedding.useModel('Loci fixture');
+    await embedding.run('a1');
+    expect(embedding.model).toBe('Loci fixture');
+    expect(embedding.finished).not.toBeNull();
+    expect(search.unembedded).toBe(0);
+  });
 });

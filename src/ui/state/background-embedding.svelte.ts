@@ -28,17 +28,45 @@ export class BackgroundEmbedding {
   /** Set when the user paused it: how many were still to embed. */
   paused = $state<number | null>(null);
 
+  /** The embedding model's name, for the progress line; null when none is chosen. */
+  model = $state<string | null>(null);
+
   private controller: AbortController | null = null;
   private agentId: AgentId | null = null;
+  private current: Promise<void> | null = null;
 
-  constructor(private readonly deps: BackgroundEmbeddingDeps) {}
+  constructor(private readonly deps: BackgroundEmbeddingDeps) {
+    this.model = deps.model;
+  }
 
-  get model(): string | null {
-    return this.deps.model;
+  /**
+   * Before an embedding-model switch (ADR 0177): stops a run in progress, waits for its batch to
+   * land, and forgets what it reported (it was about the previous model).
+   */
+  async halt(): Promise<void> {
+    this.controller?.abort();
+    await this.current;
+    this.finished = null;
+    this.error = null;
+    this.paused = null;
+    this.done = 0;
+    this.total = 0;
+  }
+
+  /** After the switch: names the model now in use; `run` then catches up for it. */
+  useModel(model: string | null): void {
+    this.model = model;
   }
 
   /** Starts catching up for the loaded agent, unless nothing is missing or it already runs. */
-  async run(agentId: AgentId): Promise<void> {
+  run(agentId: AgentId): Promise<void> {
+    if (this.running && this.current) return this.current;
+    const run = this.runOnce(agentId);
+    this.current = run;
+    return run;
+  }
+
+  private async runOnce(agentId: AgentId): Promise<void> {
     const { search, lock } = this.deps;
     if (this.running || search.agentId !== agentId || search.unembedded === 0) return;
     const release = await lock.acquire(`reembed:${agentId}`);

@@ -8,6 +8,6 @@ export interface EmbedChoice {
   downloadBytes: number;
   languages: string;
   dimension: number;
-  /** The test fixture: only offered when it is already the chosen model. */
+  /** The test fixture (only in the e2e build's list): served by the app, nothing to download. */
   local?: boolean;
 }
