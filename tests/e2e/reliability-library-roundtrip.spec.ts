@@ -9,6 +9,7 @@
 import { statSync } from 'node:fs';
 import { test, expect } from './fixtures';
 import { createAgent } from './helpers/loci';
+import { PhaseTimings } from './helpers/phase-timings';
 import { FULL, reportReliability } from './helpers/reliability';
 
 const MB = Number(process.env.LOCI_LIBRARY_MB ?? (FULL ? 1024 : 8));
@@ -27,6 +28,13 @@ type Store = {
 test('X176: a large library exports and imports back equal', async ({ page }, info) => {
   test.setTimeout(240_000 + MB * 8_000);
   const count = Math.max(BATCH, Math.round((MB * 1024 * 1024) / MESSAGE_CHARS));
+  // A renderer that runs out of memory fails the test at once, naming the phase, not at its timeout.
+  let phase = 'generate';
+  const crashed = new Promise<never>((_, reject) =>
+    page.on('crash', () => reject(new Error(`The page crashed during ${phase}.`))),
+  );
+  crashed.catch(() => undefined);
+  const timings = new PhaseTimings(page);
   await page.goto('/#/settings');
   const agentId = await createAgent(page, 'Juniper');
   // The text of message i is built from i alone, so the page can check it after the import.
@@ -58,26 +66,38 @@ test('X176: a large library exports and imports back equal', async ({ page }, in
       },
       { agentId, from, to, chars: MESSAGE_CHARS },
     );
-  for (let from = 0; from < count; from += BATCH) await write(from, Math.min(count, from + BATCH));
+  for (let from = 0; from < count; from += BATCH)
+    await Promise.race([crashed, write(from, Math.min(count, from + BATCH))]);
+  await timings.end('generate');
 
+  phase = 'export';
   const backup = page.getByRole('region', { name: 'Backup' });
   const download = page.waitForEvent('download', { timeout: STEP_MS });
   await backup.getByRole('button', { name: 'Export everything' }).click();
   const file = info.outputPath('library.json');
-  await (await download).saveAs(file);
+  await (await Promise.race([crashed, download])).saveAs(file);
   const bytes = statSync(file).size;
+  await timings.end('export');
   expect(bytes).toBeGreaterThan(count * MESSAGE_CHARS);
 
   await page.evaluate(
     (id) => (window as unknown as { __loci: { store: Store } }).__loci.store.deleteAgent(id),
     agentId,
   );
+  await timings.end('delete');
+  phase = 'import';
   await backup.getByLabel('Backup file to import').setInputFiles(file);
   await backup.getByRole('button', { name: 'Import', exact: true }).click();
-  await expect(backup.getByText(/^Restored 1 agent\b/)).toBeVisible({
-    timeout: STEP_MS,
-  });
+  // Done when it says so, or as soon as it shows an error (printed by the assertion below).
+  const restored = backup.getByText(/^Restored 1 agent\b/);
+  await Promise.race([
+    crashed,
+    restored.or(backup.getByRole('alert')).first().waitFor({ timeout: STEP_MS }),
+  ]);
+  await expect(restored).toBeVisible({ timeout: 1_000 });
+  await timings.end('import');
 
+  phase = 'compare';
   const check = await page.evaluate(
     async ({ agentId, count, chars }) => {
       const store = (window as unknown as { __loci: { store: Store } }).__loci.store;
@@ -103,6 +123,7 @@ test('X176: a large library exports and imports back equal', async ({ page }, in
     },
     { agentId, count, chars: MESSAGE_CHARS },
   );
+  await timings.end('compare');
   const lost = count - check.equal;
   reportReliability({
     name: 'library-roundtrip',
@@ -110,7 +131,7 @@ test('X176: a large library exports and imports back equal', async ({ page }, in
     trials: 1,
     failures: lost > 0 || check.stored !== count ? 1 : 0,
     lost,
-    details: { 'library MB': MB, messages: count, 'file bytes': bytes },
+    details: { 'library MB': MB, messages: count, 'file bytes': bytes, ...timings.details() },
   });
   expect(check).toEqual({ stored: count, equal: count });
 });
