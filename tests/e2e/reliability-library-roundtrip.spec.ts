@@ -29,7 +29,7 @@ type Store = {
 };
 
 test('X176: a large library exports and imports back equal', async ({ page }, info) => {
-  // Writing the library is the slow part and grows faster than its size (714 s of the 13.4 min
+  // Writing the library is the slow part and grows faster than its size (447–714 s of 8.5–13.4 min
   // at 1,024 MB, ADR 0176); 1,024 MB gets 73 min.
   test.setTimeout(300_000 + MB * 4_000);
   const count = Math.max(BATCH, Math.round((MB * 1024 * 1024) / MESSAGE_CHARS));
