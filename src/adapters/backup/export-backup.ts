@@ -7,9 +7,9 @@ import {
   type BackupFile,
   type BackupTables,
 } from '../../core/backup/backup-format';
-import type { AgentId, Message } from '../../core/model';
+import type { AgentId, Message, Passage } from '../../core/model';
 import type { DexieMemoryStore } from '../storage/dexie/dexie-memory-store';
-import type { MessageRow } from '../storage/dexie/loci-db';
+import type { MessageRow, VectorRow } from '../storage/dexie/loci-db';
 import { toStorageError } from '../storage/dexie/storage-error';
 import { encryptBackup } from './backup-crypto';
 
@@ -89,18 +89,93 @@ export function backupFileParts(file: BackupFile): string[] {
   return parts;
 }
 
-async function backupFile(store: DexieMemoryStore, options: ExportOptions): Promise<BackupFile> {
-  if (options.agentId !== undefined && !(await store.getAgent(options.agentId))) {
-    throw new AppError('not_found', `There is no agent "${options.agentId}" to export.`);
+/** Rows read from the database at a time while writing the parts (at 64 KB a message, 16 MB). */
+export const EXPORT_PAGE_ROWS = 256;
+
+type TableName = keyof BackupTables;
+
+/**
+ * The tables in file order, each with how to list its keys (in the order `toArray` gives) and how
+ * to turn a stored row into its backup record. `null` leaves the table out of the file.
+ */
+function tableReaders(
+  store: DexieMemoryStore,
+  agentId: AgentId | undefined,
+): Array<[TableName, Table<unknown, unknown> | null, (row: never) => unknown]> {
+  const db = store.db;
+  const same = (row: unknown) => row;
+  return [
+    ['agents', db.agents, same],
+    ['conversations', store.hasConversations ? db.conversations : null, same],
+    ['blocks', db.blocks, same],
+    ['blockHistory', db.blockHistory, same],
+    ['messages', db.messages, ({ ctx: _ctx, ...m }: MessageRow): Message => m],
+    ['summaries', db.summaries, same],
+    [
+      'passages',
+      db.passages,
+      (p: Passage) => ({ ...p, embedding: p.embedding ? b64floats(p.embedding) : null }),
+    ],
+    ['documents', db.documents, same],
+    ['turns', db.turns, same],
+    ['steps', db.steps, same],
+    ['settings', agentId === undefined ? db.settings : null, same],
+    [
+      'vectors',
+      db.vectors,
+      ({ rowId: _rowId, data, ...v }: VectorRow) => ({ ...v, data: b64floats(data) }),
+    ],
+  ] as Array<[TableName, Table<unknown, unknown> | null, (row: never) => unknown]>;
+}
+
+/**
+ * Writes the backup's JSON text as parts (ADR 0164, 0176), reading the database in one read
+ * transaction (a consistent snapshot) but {@link EXPORT_PAGE_ROWS} rows at a time: the keys of a
+ * table are listed first, then its rows are fetched a page at a time and each is serialised at
+ * once, so only the text of the file and one page of rows are ever held, never every row as an
+ * object beside its text. Joined, the parts are `JSON.stringify` of the same {@link BackupFile}
+ * that {@link readBackupTables} and {@link backupFileParts} give.
+ */
+export async function writeBackupParts(
+  store: DexieMemoryStore,
+  head: Omit<BackupFile, 'tables'>,
+  agentId: AgentId | undefined,
+  pageRows: number = EXPORT_PAGE_ROWS,
+): Promise<string[]> {
+  const db = store.db;
+  const parts: string[] = [];
+  const text = JSON.stringify({ ...head, tables: {} });
+  parts.push(text.slice(0, -2)); // ends with `"tables":{`
+  try {
+    await db.transaction('r', db.tables, async () => {
+      let t = 0;
+      for (const [name, table, toRecord] of tableReaders(store, agentId)) {
+        parts.push(`${t === 0 ? '' : ','}${JSON.stringify(name)}:[`);
+        t += 1;
+        if (table !== null) {
+          const keys =
+            agentId === undefined
+              ? await table.toCollection().primaryKeys()
+              : name === 'agents'
+                ? await table.where('id').equals(agentId).primaryKeys()
+                : await table.where('agentId').equals(agentId).primaryKeys();
+          for (let from = 0; from < keys.length; from += pageRows) {
+            const rows = await table.bulkGet(keys.slice(from, from + pageRows));
+            rows.forEach((row, i) => {
+              // A key listed in this transaction has its row in it: the snapshot is consistent.
+              if (row === undefined) throw new Error(`A ${name} row vanished during the export.`);
+              parts.push(`${from + i === 0 ? '' : ','}${JSON.stringify(toRecord(row as never))}`);
+            });
+          }
+        }
+        parts.push(']');
+      }
+    });
+  } catch (error) {
+    throw toStorageError(error, 'export a backup');
   }
-  return {
-    format: BACKUP_FORMAT,
-    version: BACKUP_VERSION,
-    exportedAt: (options.now ?? Date.now)(),
-    scope:
-      options.agentId === undefined ? { type: 'all' } : { type: 'agent', agentId: options.agentId },
-    tables: await readBackupTables(store, options.agentId),
-  };
+  parts.push('}}');
+  return parts;
 }
 
 /**
@@ -114,7 +189,17 @@ export async function exportBackupParts(
   store: DexieMemoryStore,
   options: ExportOptions = {},
 ): Promise<string[]> {
-  const parts = backupFileParts(await backupFile(store, options));
+  if (options.agentId !== undefined && !(await store.getAgent(options.agentId))) {
+    throw new AppError('not_found', `There is no agent "${options.agentId}" to export.`);
+  }
+  const head: Omit<BackupFile, 'tables'> = {
+    format: BACKUP_FORMAT,
+    version: BACKUP_VERSION,
+    exportedAt: (options.now ?? Date.now)(),
+    scope:
+      options.agentId === undefined ? { type: 'all' } : { type: 'agent', agentId: options.agentId },
+  };
+  const parts = await writeBackupParts(store, head, options.agentId);
   // An empty passphrase field means "do not encrypt", not "encrypt with the empty string".
   if (!options.passphrase) return parts;
   return [
