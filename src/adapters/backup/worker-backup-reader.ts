@@ -2,6 +2,7 @@ import type { DecodedBackup } from '../../core/backup/backup-format';
 import { AppError } from '../../core/errors';
 import type { BackupApi, BackupTableName } from '../../rpc/backup-api';
 import type { RpcClient, RpcConnection } from '../../rpc/rpc-client';
+import { OptionalWorkerClient, type OptionalWorkerOptions } from '../../rpc/optional-worker';
 import { workerConnection } from '../../rpc/worker-connection';
 import type { ImportOptions } from './import-backup';
 import { readBackupBlob } from './read-backup-blob';
@@ -39,41 +40,9 @@ const TABLE_ORDER: readonly BackupTableName[] = [
  * page, as before. A worker that crashes later (out of memory on a huge file) fails that import
  * with `worker_crashed` and nothing written; the next one starts a fresh worker.
  */
-export class BackupWorkerClient {
-  private started: Promise<boolean> | null = null;
-
-  constructor(
-    readonly rpc: RpcClient<BackupApi>,
-    private readonly options: {
-      onUnavailable?: (reason: string) => void;
-      startMs?: number;
-    } = {},
-  ) {}
-
-  /** True once the worker answered; false (for good) when it could not start. */
-  available(): Promise<boolean> {
-    this.started ??= this.start();
-    return this.started;
-  }
-
-  private async start(): Promise<boolean> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    try {
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(
-          () => reject(new AppError('worker_unavailable', 'The backup worker did not answer.')),
-          this.options.startMs ?? BACKUP_WORKER_START_MS,
-        );
-      });
-      await Promise.race([this.rpc.call('hello', null), timeout]);
-      return true;
-    } catch (error) {
-      this.rpc.terminate();
-      this.options.onUnavailable?.(error instanceof Error ? error.message : String(error));
-      return false;
-    } finally {
-      clearTimeout(timer);
-    }
+export class BackupWorkerClient extends OptionalWorkerClient<BackupApi> {
+  constructor(rpc: RpcClient<BackupApi>, options: OptionalWorkerOptions = {}) {
+    super(rpc, 'backup worker', BACKUP_WORKER_START_MS, options);
   }
 }
 

@@ -8,6 +8,7 @@ import type {
 import { AppError } from '../../core/errors';
 import type { DocumentApi, WorkerDocumentFormat } from '../../rpc/document-api';
 import type { RpcClient, RpcConnection } from '../../rpc/rpc-client';
+import { OptionalWorkerClient, type OptionalWorkerOptions } from '../../rpc/optional-worker';
 import { workerConnection } from '../../rpc/worker-connection';
 import { documentFormat } from './document-format';
 import { openDocumentSource, type OpenDocumentOptions } from './open-document-source';
@@ -22,41 +23,9 @@ export const WORKER_START_MS = 20_000;
  * (the old path, X178). A worker that crashes later fails that import with `worker_crashed`; the
  * next one starts a fresh worker.
  */
-export class DocumentWorkerClient {
-  private started: Promise<boolean> | null = null;
-
-  constructor(
-    readonly rpc: RpcClient<DocumentApi>,
-    private readonly options: {
-      onUnavailable?: (reason: string) => void;
-      startMs?: number;
-    } = {},
-  ) {}
-
-  /** True once the worker answered; false (for good) when it could not start. */
-  available(): Promise<boolean> {
-    this.started ??= this.start();
-    return this.started;
-  }
-
-  private async start(): Promise<boolean> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    try {
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(
-          () => reject(new AppError('worker_unavailable', 'The document worker did not answer.')),
-          this.options.startMs ?? WORKER_START_MS,
-        );
-      });
-      await Promise.race([this.rpc.call('hello', null), timeout]);
-      return true;
-    } catch (error) {
-      this.rpc.terminate();
-      this.options.onUnavailable?.(error instanceof Error ? error.message : String(error));
-      return false;
-    } finally {
-      clearTimeout(timer);
-    }
+export class DocumentWorkerClient extends OptionalWorkerClient<DocumentApi> {
+  constructor(rpc: RpcClient<DocumentApi>, options: OptionalWorkerOptions = {}) {
+    super(rpc, 'document worker', WORKER_START_MS, options);
   }
 }
 
