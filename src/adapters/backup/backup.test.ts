@@ -597,6 +597,22 @@ describe('backup limits (issue 20)', () => {
     expect(await other.listAgents()).toEqual([]);
   });
 
+  it('X171: a streamed file with one record that is not JSON names that record; nothing is written', async () => {
+    const text = await exportBackup(await populated());
+    const parsed = JSON.parse(text) as { tables: { messages: { id: string }[] } };
+    const second = parsed.tables.messages[1]!;
+    // Brackets still balance, so the scanner closes the record and its own parse refuses it.
+    const broken = text.replace(`"id":"${second.id}"`, `"id":${second.id}`);
+    expect(broken).not.toBe(text);
+    const target = await fresh();
+    await expect(importBackupFile(target, new Blob([broken]), {}, 0)).rejects.toMatchObject({
+      code: 'backup_invalid',
+      message: 'Invalid backup: tables.messages[1] is not JSON.',
+      details: { path: 'tables.messages[1]' },
+    });
+    expect(await target.listAgents()).toEqual([]);
+  });
+
   it('X164 (item 10): a backup of version 0.5 is invalid, not "made by a newer Loci"; version 3 is newer', async () => {
     const half = await rejected((f) => void (f.version = 0.5));
     expect(half).toMatchObject({ code: 'backup_invalid', path: 'version', written: false });
