@@ -246,6 +246,66 @@ describe('createMemorySearch', () => {
     expect(ids(together[0]!)).not.toEqual(ids(together[1]!));
   });
 
+  it('C24: hybrid search sends the vector search before it ranks lexically, and waits for both', async () => {
+    const { store, embedder, write } = await setup();
+    await write([
+      msg('d1', 'dog walking in the park', 3),
+      msg('d2', 'the hound barked at the cat', 2),
+      msg('d3', 'coffee after the park', 1),
+    ]);
+    const events: string[] = [];
+    const lexical = new Bm25LexicalIndex();
+    const searchPage = lexical.searchPage.bind(lexical);
+    lexical.searchPage = (query) => {
+      events.push('lexical');
+      return searchPage(query);
+    };
+    // A worker-hosted index stand-in: the search is sent at once and answers only when released.
+    const inner = new LocalVectorIndex(DIM);
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const vectors = Object.assign(Object.create(inner) as LocalVectorIndex, {
+      async searchMany(...args: Parameters<LocalVectorIndex['searchMany']>) {
+        events.push('vector sent');
+        await gate;
+        events.push('vector answered');
+        return inner.searchMany(...args);
+      },
+      async search(...args: Parameters<LocalVectorIndex['search']>) {
+        events.push('vector sent');
+        await gate;
+        events.push('vector answered');
+        return inner.search(...args);
+      },
+    });
+    const search = createMemorySearch({
+      store,
+      lexical,
+      vectors,
+      embedder,
+      clock,
+      vectorStore: store,
+    });
+    await search.loadAgent('a');
+    const asked = [
+      q({ text: 'dog park', mode: 'hybrid' }),
+      q({ text: 'dog park\ncoffee', mode: 'hybrid' }),
+    ];
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+    const pending = search.searchMany(asked);
+    await settle();
+    // Both lexical passes ran while the one vector pass for both queries was still out.
+    expect(events).toEqual(['vector sent', 'lexical', 'lexical']);
+    const one = search.search(asked[0]!);
+    await settle();
+    expect(events.slice(3)).toEqual(['vector sent', 'lexical']);
+    release();
+    const [pages, alone] = await Promise.all([pending, one]);
+    expect(events.filter((e) => e === 'vector answered')).toHaveLength(2);
+    expect(pages[0]).toEqual(alone);
+    expect(ids(pages[0]!)).toContain('d2'); // "hound" is found by the vector list only
+  });
+
   it('R8: hybrid ranks a memory found by both lists first, and the newer of equals higher', async () => {
     const { search, write } = await setup();
     await write([

@@ -19,8 +19,8 @@ import {
   fuseLists,
   lexicalRanking,
   queryMatcher,
+  startVectorRankings,
   vectorRanking,
-  vectorRankings,
   type RankingDeps,
 } from './search-ranking';
 import type { VectorStore } from './vector-store';
@@ -374,8 +374,11 @@ export function createMemorySearch(deps: MemorySearchDeps): LociMemorySearch {
       case 'vector':
         return toPage(await vectorRanking(ranking, q, keep), q, meta, store);
       case 'hybrid': {
+        // The vector search is sent first, so a worker-hosted index searches meanwhile (C24).
+        const vector = await startVectorRankings(ranking, [{ q, keep }]);
         const lexicalList = lexicalRanking(ranking, q, keep);
-        const fused = fuseLists(lexicalList.hits, await vectorRanking(ranking, q, keep), meta, {
+        const [vectorList = []] = await vector.lists;
+        const fused = fuseLists(lexicalList.hits, vectorList, meta, {
           vectorWeight,
           now: clock.now(),
           recencyWeight,
@@ -395,8 +398,9 @@ export function createMemorySearch(deps: MemorySearchDeps): LociMemorySearch {
     for (const q of qs) checkPage(q.page, q.pageSize);
     await ready(qs[0]!.agentId);
     const asked = qs.map((q) => ({ q, keep: queryMatcher(q, meta) }));
+    const vector = await startVectorRankings(ranking, asked);
     const lexicalLists = asked.map(({ q, keep }) => lexicalRanking(ranking, q, keep));
-    const vectorLists = await vectorRankings(ranking, asked);
+    const vectorLists = await vector.lists;
     const now = clock.now();
     return Promise.all(
       qs.map((q, i) => {

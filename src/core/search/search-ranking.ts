@@ -89,6 +89,19 @@ export async function vectorRankings(
   deps: RankingDeps,
   queries: readonly { q: SearchQuery; keep: (id: string) => boolean }[],
 ): Promise<Ranked[]> {
+  return (await startVectorRankings(deps, queries)).lists;
+}
+
+/**
+ * {@link vectorRankings} in two halves (C24, ADR 0178): it resolves once the queries are embedded
+ * and their search has been sent to the index, with `lists` still pending. The caller ranks
+ * lexically meanwhile, so a vector index hosted in a worker (the app's embed worker) searches
+ * while the page scores BM25 — a turn waits for the longer of the two, not their sum.
+ */
+export async function startVectorRankings(
+  deps: RankingDeps,
+  queries: readonly { q: SearchQuery; keep: (id: string) => boolean }[],
+): Promise<{ lists: Promise<Ranked[]> }> {
   const { embedder, vectors } = deps;
   const lists = queries.map((): Ranked => []);
   const asked = queries
@@ -101,7 +114,7 @@ export async function vectorRankings(
       return { at, q, keep, depth, k };
     })
     .filter(({ q }) => q.text.trim() !== '');
-  if (!embedder || !vectors || asked.length === 0) return lists;
+  if (!embedder || !vectors || asked.length === 0) return { lists: Promise.resolve(lists) };
   const embedded = await Promise.all(asked.map(({ q }) => embedder.embedQuery(q.text)));
   const first = asked[0]!;
   const sameOptions = asked.every(
@@ -109,14 +122,19 @@ export async function vectorRankings(
   );
   const found =
     sameOptions && vectors.searchMany && asked.length > 1
-      ? await vectors.searchMany(embedded, { k: first.k, kinds: first.q.kinds })
-      : await Promise.all(
+      ? vectors.searchMany(embedded, { k: first.k, kinds: first.q.kinds })
+      : Promise.all(
           asked.map(({ k, q }, i) => vectors.search(embedded[i]!, { k, kinds: q.kinds })),
         );
-  asked.forEach(({ at, keep, depth }, i) => {
-    lists[at] = (found[i] ?? []).filter((h) => h.score > 0 && keep(h.id)).slice(0, depth);
+  const done = found.then((hits) => {
+    asked.forEach(({ at, keep, depth }, i) => {
+      lists[at] = (hits[i] ?? []).filter((h) => h.score > 0 && keep(h.id)).slice(0, depth);
+    });
+    return lists;
   });
-  return lists;
+  // Awaited by the caller after its lexical pass; a failure is never left unobserved meanwhile.
+  done.catch(() => {});
+  return { lists: done };
 }
 
 export interface FusionWeights {
