@@ -2,8 +2,9 @@
  * The backup worker's handler map (`src/workers/backup.worker.ts`, rule X187): a backup file is
  * read, decrypted, parsed and validated there, so a file of a million messages never holds the
  * page in one long task. The file crosses as a `Blob` (structured clone passes a reference, not
- * the bytes); the validated rows stay in the worker and the page fetches them a slice at a time,
- * each slice one small message (one short task on the page to decode).
+ * the bytes); the validated rows stay in the worker, which writes them to IndexedDB itself
+ * (`write`, ADR 0179), so a million rows never reach the page's heap. Where the worker cannot
+ * open the database, the page fetches them a slice at a time, each slice one small message.
  */
 import type { DecodedBackup } from '../core/backup/backup-format';
 import type { CallContext } from './protocol';
@@ -14,6 +15,11 @@ export type BackupTableName = keyof DecodedBackup['tables'];
 /** What `read` emits: bytes of the file read so far (large files, read as a stream), then checking. */
 export type BackupReadEvent =
   { type: 'reading'; loadedBytes: number; totalBytes: number } | { type: 'checking' };
+
+/** What `write` emits: the clash check's rows, then the messages written (as the page's writer). */
+export type BackupWriteEvent =
+  | { type: 'comparing'; rows: number; totalRows: number }
+  | { type: 'writing'; messages: number; totalMessages: number };
 
 /** A validated backup held in the worker: its head and how many rows each table has. */
 export interface HeldBackup {
@@ -50,6 +56,17 @@ export type BackupApi = {
     maxRows: number;
     maxChars: number;
   }): Promise<unknown[]>;
+  /**
+   * Writes a held backup into the IndexedDB database named `database` with the page's own
+   * writer (`writeBackup`: the clash check, then one transaction), and frees it. Resolves with
+   * the rows written per table. Rejects with `storage_unavailable` when the worker cannot open
+   * the database (the page then writes it), `backup_invalid` for an id another agent holds,
+   * `not_found` for a handle not held, and the storage errors of the page's writer.
+   */
+  write(
+    args: { handle: number; database: string },
+    ctx: CallContext<BackupWriteEvent>,
+  ): Promise<Record<BackupTableName, number>>;
   /** Frees a held backup (a handle unknown by now is fine). */
   release(args: { handle: number }): Promise<void>;
 };

@@ -158,12 +158,63 @@ const blobOf = (file: BackupFile | string): Blob =>
   new Blob([typeof file === 'string' ? file : JSON.stringify(file)], { type: 'application/json' });
 
 describe('backup worker (X187)', () => {
-  it('X187: a backup read in the worker and written on the page comes back equal, in slices', async () => {
+  it('X195: a backup is read and written in the worker: it comes back equal, and no row reaches the page', async () => {
     const messages = RECEIVE_ROWS * 2 + 7;
     const source = await populated(messages);
     const text = await exportBackup(source);
     const target = await fresh();
     const { worker, handlers, calls } = overChannel();
+    const seen: BackupImportProgress[] = [];
+    const summary = await dexieBackupActions(target, worker).importFile(blobOf(text), {
+      onProgress: (p) => seen.push(p),
+    });
+    expect(summary.messages).toBe(messages + 3);
+    expect(await readBackupTables(target)).toEqual(await readBackupTables(source));
+    expect(calls).toContain('write');
+    expect(calls).not.toContain('slice');
+    await expect.poll(() => handlers.heldCount()).toBe(0);
+    // Progress came in order: checked, compared with this device, then messages written.
+    const types = seen.map((p) => p.type);
+    expect(types).not.toContain('receiving');
+    expect(types.indexOf('checking')).toBeLessThan(types.indexOf('comparing'));
+    expect(types.lastIndexOf('comparing')).toBeLessThan(types.indexOf('writing'));
+    const writing = seen.filter((p) => p.type === 'writing');
+    expect(writing.length).toBeGreaterThan(2);
+    expect(writing.at(-1)).toEqual({
+      type: 'writing',
+      messages: messages + 3,
+      totalMessages: messages + 3,
+    });
+  });
+
+  it('X195: an id another agent holds on this device is refused by the worker with its path; nothing is written', async () => {
+    const source = await populated();
+    const text = await exportBackup(source, { agentId: 'a' });
+    const target = await fresh();
+    await target.apply({
+      agents: [sampleAgent('z')],
+      messages: [sampleMessage('z', 'a-m1', 'mine', 5)],
+    });
+    const before = await readBackupTables(target);
+    const { worker, calls } = overChannel();
+    const error = await rejection(dexieBackupActions(target, worker).importFile(blobOf(text), {}));
+    expect(calls).toContain('write');
+    expect(error.code).toBe('backup_invalid');
+    expect(error.message).toContain('already used by agent "z"');
+    expect((error.details as { path?: string }).path).toBe('tables.messages[1].id');
+    expect(await readBackupTables(target)).toEqual(before);
+  });
+
+  it('X187 X195: where the worker cannot open the database, the rows come to the page in slices and are written there', async () => {
+    const messages = RECEIVE_ROWS * 2 + 7;
+    const source = await populated(messages);
+    const text = await exportBackup(source);
+    const target = await fresh();
+    const { worker, handlers, calls } = overChannel({
+      openStore: async () => {
+        throw new AppError('storage_unavailable', 'no IndexedDB in this worker');
+      },
+    });
     const seen: BackupImportProgress[] = [];
     const summary = await dexieBackupActions(target, worker).importFile(blobOf(text), {
       onProgress: (p) => seen.push(p),
@@ -176,18 +227,10 @@ describe('backup worker (X187)', () => {
     );
     expect(calls).toContain('release');
     await expect.poll(() => handlers.heldCount()).toBe(0);
-    // Progress came in order: checked, handed over, then messages written up to all of them.
     const types = seen.map((p) => p.type);
     expect(types.indexOf('checking')).toBeLessThan(types.indexOf('receiving'));
     expect(types.lastIndexOf('receiving')).toBeLessThan(types.indexOf('comparing'));
     expect(types.lastIndexOf('comparing')).toBeLessThan(types.indexOf('writing'));
-    const writing = seen.filter((p) => p.type === 'writing');
-    expect(writing.length).toBeGreaterThan(2);
-    expect(writing.at(-1)).toEqual({
-      type: 'writing',
-      messages: messages + 3,
-      totalMessages: messages + 3,
-    });
   });
 
   it('X187: a large file goes through the stream reader in the worker, with read progress', async () => {

@@ -1,11 +1,15 @@
 import type { DecodedBackup } from '../core/backup/backup-format';
 import { AppError } from '../core/errors';
+import { writeBackup } from '../adapters/backup/import-backup';
 import { readBackupBlob, STREAM_ABOVE_BYTES } from '../adapters/backup/read-backup-blob';
+import { openMemoryStore, type DexieMemoryStore } from '../adapters/storage/dexie';
 import type { BackupApi, BackupTableName, HeldBackup } from '../rpc/backup-api';
 
 export interface BackupWorkerOptions {
   /** Files above this many bytes are read as a stream (X171); tests lower it. */
   streamAbove?: number;
+  /** Opens the page's database by name for `write`; default `openMemoryStore`. */
+  openStore?: (database: string) => Promise<DexieMemoryStore>;
 }
 
 /** Validated backups kept at most; the page imports one at a time. */
@@ -38,6 +42,7 @@ export function createBackupHandlers(
   options: BackupWorkerOptions = {},
 ): BackupApi & { heldCount(): number } {
   const streamAbove = options.streamAbove ?? STREAM_ABOVE_BYTES;
+  const openStore = options.openStore ?? ((database: string) => openMemoryStore(database));
   const held = new Map<number, DecodedBackup>();
   let nextHandle = 1;
 
@@ -113,6 +118,39 @@ export function createBackupHandlers(
         to += 1;
       }
       return rows.slice(start, to);
+    },
+
+    async write(args, ctx) {
+      const { handle, database } = (args ?? {}) as { handle?: unknown; database?: unknown };
+      const backup = typeof handle === 'number' ? held.get(handle) : undefined;
+      if (backup === undefined) {
+        throw new AppError('not_found', `The backup worker holds no backup ${String(handle)}.`);
+      }
+      if (typeof database !== 'string' || database === '') {
+        throw new AppError('invalid_argument', 'The backup worker was sent no database name.');
+      }
+      let store: DexieMemoryStore;
+      try {
+        store = await openStore(database);
+      } catch (error) {
+        // The page writes it instead (its reader keeps the rows): say why, keep the backup held.
+        const e = AppError.from(error);
+        throw new AppError(
+          'storage_unavailable',
+          `The backup worker cannot open the database: ${e.message}`,
+        );
+      }
+      try {
+        const summary = await writeBackup(store, backup, {
+          onProgress: (progress) => {
+            if (progress.type === 'comparing' || progress.type === 'writing') ctx.emit(progress);
+          },
+        });
+        held.delete(handle as number);
+        return summary;
+      } finally {
+        store.close();
+      }
     },
 
     async release(args) {

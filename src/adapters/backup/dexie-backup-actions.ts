@@ -1,13 +1,12 @@
 import type { BackupActions } from '../../core/ports/backup';
 import type { DexieMemoryStore } from '../storage/dexie/dexie-memory-store';
 import { exportBackupParts } from './export-backup';
-import { writeBackup } from './import-backup';
 import { importBackupFile } from './read-backup-blob';
-import { readBackupInWorker, type BackupWorkerClient } from './worker-backup-reader';
+import { importInWorker, type BackupWorkerClient } from './worker-backup-reader';
 
 /**
  * {@link BackupActions} over the Dexie store: what the composition root hands to Settings. With
- * a backup worker, a file is read and validated there (X187) and only written on the page.
+ * a backup worker, a file is read, validated and written there (X187, X192).
  */
 export function dexieBackupActions(
   store: DexieMemoryStore,
@@ -17,7 +16,7 @@ export function dexieBackupActions(
     exportParts: (options) => exportBackupParts(store, options),
     importFile: async (file, options) =>
       worker
-        ? writeBackup(store, await readBackupInWorker(worker, file, options), options)
+        ? importInWorker(worker, store, file, options)
         : importBackupFile(store, file, options),
   };
 }

@@ -1,11 +1,13 @@
 import type { DecodedBackup } from '../../core/backup/backup-format';
 import { AppError } from '../../core/errors';
-import type { BackupApi, BackupTableName } from '../../rpc/backup-api';
+import type { BackupApi, BackupTableName, HeldBackup } from '../../rpc/backup-api';
 import type { RpcClient, RpcConnection } from '../../rpc/rpc-client';
 import { OptionalWorkerClient, type OptionalWorkerOptions } from '../../rpc/optional-worker';
 import { workerConnection } from '../../rpc/worker-connection';
 import type { ImportOptions } from './import-backup';
-import { readBackupBlob } from './read-backup-blob';
+import { writeBackup, type ImportSummary } from './import-backup';
+import { importBackupFile, readBackupBlob } from './read-backup-blob';
+import type { DexieMemoryStore } from '../storage/dexie/dexie-memory-store';
 
 /** How long the worker may take to answer its first call before imports stay on the page. */
 export const BACKUP_WORKER_START_MS = 20_000;
@@ -73,43 +75,90 @@ export async function readBackupInWorker(
     { file, ...(options.passphrase !== undefined ? { passphrase: options.passphrase } : {}) },
     { ...(onProgress ? { onEvent: onProgress } : {}) },
   );
-  const { handle, counts } = held;
   try {
-    const totalRows = Object.values(counts).reduce((sum, n) => sum + n, 0);
-    let rows = 0;
-    onProgress?.({ type: 'receiving', rows, totalRows });
-    const tables = {} as Record<BackupTableName, unknown[]>;
-    for (const table of TABLE_ORDER) {
-      const count = counts[table] ?? 0;
-      const list: unknown[] = [];
-      while (list.length < count) {
-        const slice = await rpc.call('slice', {
-          handle,
-          table,
-          from: list.length,
-          maxRows: RECEIVE_ROWS,
-          maxChars: RECEIVE_CHARS,
-        });
-        if (slice.length === 0) {
-          throw new AppError(
-            'internal',
-            `The backup worker sent no ${table} from ${list.length} of ${count}.`,
-          );
-        }
-        for (const row of slice) list.push(row);
-        rows += slice.length;
-        onProgress?.({ type: 'receiving', rows, totalRows });
-      }
-      tables[table] = list;
-    }
-    return {
-      version: held.version,
-      exportedAt: held.exportedAt,
-      scope: held.scope,
-      tables: tables as unknown as DecodedBackup['tables'],
-    };
+    return await receiveHeld(worker, held, options);
   } finally {
     // A worker that crashed meanwhile holds nothing: the failed release is of no concern.
-    void rpc.call('release', { handle }).catch(() => undefined);
+    void rpc.call('release', { handle: held.handle }).catch(() => undefined);
+  }
+}
+
+/** The rows of a backup the worker holds, fetched a slice at a time (each a short task). */
+async function receiveHeld(
+  worker: BackupWorkerClient,
+  held: HeldBackup,
+  options: ImportOptions,
+): Promise<DecodedBackup> {
+  const { rpc } = worker;
+  const { onProgress } = options;
+  const { handle, counts } = held;
+  const totalRows = Object.values(counts).reduce((sum, n) => sum + n, 0);
+  let rows = 0;
+  onProgress?.({ type: 'receiving', rows, totalRows });
+  const tables = {} as Record<BackupTableName, unknown[]>;
+  for (const table of TABLE_ORDER) {
+    const count = counts[table] ?? 0;
+    const list: unknown[] = [];
+    while (list.length < count) {
+      const slice = await rpc.call('slice', {
+        handle,
+        table,
+        from: list.length,
+        maxRows: RECEIVE_ROWS,
+        maxChars: RECEIVE_CHARS,
+      });
+      if (slice.length === 0) {
+        throw new AppError(
+          'internal',
+          `The backup worker sent no ${table} from ${list.length} of ${count}.`,
+        );
+      }
+      for (const row of slice) list.push(row);
+      rows += slice.length;
+      onProgress?.({ type: 'receiving', rows, totalRows });
+    }
+    tables[table] = list;
+  }
+  return {
+    version: held.version,
+    exportedAt: held.exportedAt,
+    scope: held.scope,
+    tables: tables as unknown as DecodedBackup['tables'],
+  };
+}
+
+/**
+ * Imports a backup file through the backup worker (X187, X192): read, validated and written to
+ * IndexedDB there, so the page only shows progress — a million rows never reach its heap, and
+ * its main thread neither decodes them nor queues their writes. Where the worker cannot start,
+ * the file is imported on the page; where it cannot open the database (`storage_unavailable`),
+ * it hands the rows over in slices and the page writes them, as before.
+ */
+export async function importInWorker(
+  worker: BackupWorkerClient,
+  store: DexieMemoryStore,
+  file: Blob,
+  options: ImportOptions = {},
+): Promise<ImportSummary> {
+  if (!(await worker.available())) return importBackupFile(store, file, options);
+  const { rpc } = worker;
+  const { onProgress } = options;
+  const held = await rpc.call(
+    'read',
+    { file, ...(options.passphrase !== undefined ? { passphrase: options.passphrase } : {}) },
+    { ...(onProgress ? { onEvent: onProgress } : {}) },
+  );
+  try {
+    return await rpc.call(
+      'write',
+      { handle: held.handle, database: store.db.name },
+      { ...(onProgress ? { onEvent: onProgress } : {}) },
+    );
+  } catch (error) {
+    if (AppError.from(error).code !== 'storage_unavailable') throw error;
+    return writeBackup(store, await receiveHeld(worker, held, options), options);
+  } finally {
+    // A worker that crashed meanwhile holds nothing: the failed release is of no concern.
+    void rpc.call('release', { handle: held.handle }).catch(() => undefined);
   }
 }
