@@ -67,6 +67,12 @@ export type BackupApi = {
     args: { handle: number; database: string },
     ctx: CallContext<BackupWriteEvent>,
   ): Promise<Record<BackupTableName, number>>;
+  /**
+   * Cancels the `write` of a held backup (X196): it stops before its next slice and rolls the
+   * transaction back, and that `write` rejects with `cancelled` — or resolves, when everything
+   * was written before the cancel arrived. The page awaits that answer, not this call's.
+   */
+  cancel(args: { handle: number }): Promise<void>;
   /** Frees a held backup (a handle unknown by now is fine). */
   release(args: { handle: number }): Promise<void>;
 };

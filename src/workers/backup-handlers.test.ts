@@ -233,6 +233,70 @@ describe('backup worker (X187)', () => {
     expect(types.lastIndexOf('comparing')).toBeLessThan(types.indexOf('writing'));
   });
 
+  it('X196: cancelling while the worker writes rolls the import back: cancelled, and nothing is written', async () => {
+    const source = await populated(RECEIVE_ROWS * 3);
+    const text = await exportBackup(source);
+    const target = await fresh();
+    await target.apply({
+      agents: [sampleAgent('z')],
+      messages: [sampleMessage('z', 'z1', 'mine', 5)],
+    });
+    const before = await readBackupTables(target);
+    const { worker, handlers, calls } = overChannel();
+    const controller = new AbortController();
+    const seen: BackupImportProgress[] = [];
+    const error = await rejection(
+      dexieBackupActions(target, worker).importFile(blobOf(text), {
+        signal: controller.signal,
+        onProgress: (p) => {
+          seen.push(p);
+          if (p.type === 'writing' && p.messages > 0) controller.abort();
+        },
+      }),
+    );
+    expect(error.code).toBe('cancelled');
+    expect(calls).toContain('cancel');
+    // Messages had been written inside the transaction before the cancel; none of them stayed.
+    expect(seen.some((p) => p.type === 'writing' && p.messages > 0)).toBe(true);
+    expect(await readBackupTables(target)).toEqual(before);
+    await expect.poll(() => handlers.heldCount()).toBe(0);
+  });
+
+  it('X196: cancelling while the file is read, or on the page writer, writes nothing', async () => {
+    const source = await populated(RECEIVE_ROWS + 5);
+    const text = await exportBackup(source);
+    const target = await fresh();
+    const before = await readBackupTables(target);
+    const reading = new AbortController();
+    const { worker } = overChannel();
+    const whileReading = await rejection(
+      dexieBackupActions(target, worker).importFile(blobOf(text), {
+        signal: reading.signal,
+        onProgress: (p) => {
+          if (p.type === 'checking') reading.abort();
+        },
+      }),
+    );
+    expect(whileReading.code).toBe('cancelled');
+    // The page writes where the worker cannot open the database: the same cancel, the same result.
+    const { worker: noDatabase } = overChannel({
+      openStore: async () => {
+        throw new AppError('storage_unavailable', 'no IndexedDB in this worker');
+      },
+    });
+    const writing = new AbortController();
+    const onPage = await rejection(
+      dexieBackupActions(target, noDatabase).importFile(blobOf(text), {
+        signal: writing.signal,
+        onProgress: (p) => {
+          if (p.type === 'writing' && p.messages > 0) writing.abort();
+        },
+      }),
+    );
+    expect(onPage.code).toBe('cancelled');
+    expect(await readBackupTables(target)).toEqual(before);
+  });
+
   it('X187: a large file goes through the stream reader in the worker, with read progress', async () => {
     const source = await populated();
     const text = await exportBackup(source);

@@ -44,6 +44,8 @@ export function createBackupHandlers(
   const streamAbove = options.streamAbove ?? STREAM_ABOVE_BYTES;
   const openStore = options.openStore ?? ((database: string) => openMemoryStore(database));
   const held = new Map<number, DecodedBackup>();
+  /** The cancel switch of each held backup's write (X196). */
+  const cancels = new Map<number, AbortController>();
   let nextHandle = 1;
 
   return {
@@ -140,8 +142,11 @@ export function createBackupHandlers(
           `The backup worker cannot open the database: ${e.message}`,
         );
       }
+      const cancel = new AbortController();
+      cancels.set(handle as number, cancel);
       try {
         const summary = await writeBackup(store, backup, {
+          signal: cancel.signal,
           onProgress: (progress) => {
             if (progress.type === 'comparing' || progress.type === 'writing') ctx.emit(progress);
           },
@@ -149,8 +154,14 @@ export function createBackupHandlers(
         held.delete(handle as number);
         return summary;
       } finally {
+        cancels.delete(handle as number);
         store.close();
       }
+    },
+
+    async cancel(args) {
+      const handle = (args as { handle?: unknown } | null)?.handle;
+      if (typeof handle === 'number') cancels.get(handle)?.abort();
     },
 
     async release(args) {

@@ -17,6 +17,17 @@ export interface ImportOptions {
   passphrase?: string;
   /** Told how far the import is (X188); a reader tells `reading` and `checking` only. */
   onProgress?: (progress: BackupImportProgress) => void;
+  /**
+   * Cancels the import (X196): the writer checks it before every slice and before the commit,
+   * and a cancelled transaction writes nothing.
+   */
+  signal?: AbortSignal;
+}
+
+/** Thrown inside the import's transaction when its signal has aborted: Dexie rolls it back. */
+function stopIfCancelled(signal: AbortSignal | undefined): void {
+  if (signal?.aborted)
+    throw new AppError('cancelled', 'The import was cancelled; nothing was imported.');
 }
 
 const now = (): number => globalThis.performance.now();
@@ -91,8 +102,9 @@ export async function importBackup(
 export async function writeBackup(
   store: DexieMemoryStore,
   backup: DecodedBackup,
-  options: Pick<ImportOptions, 'onProgress'> = {},
+  options: Pick<ImportOptions, 'onProgress' | 'signal'> = {},
 ): Promise<ImportSummary> {
+  const { signal } = options;
   const t = backup.tables;
   const db = store.db;
   const agentIds = new Set(t.agents.map((a) => a.id));
@@ -128,6 +140,7 @@ export async function writeBackup(
       options.onProgress?.({ type: 'comparing', rows: 0, totalRows });
       for (const [name, rows] of clashes) {
         for (let from = 0; from < rows.length;) {
+          stopIfCancelled(signal);
           const started = now();
           const ids = rows.slice(from, from + sizer.rows).map((r) => r.id);
           const got = db.table(name).bulkGet(ids);
@@ -165,6 +178,7 @@ export async function writeBackup(
       // any slice still aborts the whole transaction. Dexie queues a slice's requests within
       // the `bulkPut` call, so its time sizes the next slice (ADR 0172).
       for (let i = 0; i < totalMessages;) {
+        stopIfCancelled(signal);
         const started = now();
         const slice = t.messages
           .slice(i, i + sizer.rows)
@@ -182,6 +196,7 @@ export async function writeBackup(
       await db.steps.bulkPut(t.steps);
       await db.settings.bulkPut(t.settings);
       await db.vectors.bulkAdd(t.vectors);
+      stopIfCancelled(signal);
     });
   } catch (error) {
     throw toStorageError(error, 'import a backup');

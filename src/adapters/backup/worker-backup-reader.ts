@@ -100,6 +100,8 @@ async function receiveHeld(
     const count = counts[table] ?? 0;
     const list: unknown[] = [];
     while (list.length < count) {
+      if (options.signal?.aborted)
+        throw new AppError('cancelled', 'The import was cancelled; nothing was imported.');
       const slice = await rpc.call('slice', {
         handle,
         table,
@@ -142,12 +144,17 @@ export async function importInWorker(
 ): Promise<ImportSummary> {
   if (!(await worker.available())) return importBackupFile(store, file, options);
   const { rpc } = worker;
-  const { onProgress } = options;
+  const { onProgress, signal } = options;
+  // Reading writes nothing: a cancel while the file is read ends the call at once.
   const held = await rpc.call(
     'read',
     { file, ...(options.passphrase !== undefined ? { passphrase: options.passphrase } : {}) },
-    { ...(onProgress ? { onEvent: onProgress } : {}) },
+    { ...(onProgress ? { onEvent: onProgress } : {}), ...(signal ? { signal } : {}) },
   );
+  // While it writes, a cancel is a request: the write's own answer says what happened (X196).
+  const cancel = () => void rpc.call('cancel', { handle: held.handle }).catch(() => undefined);
+  signal?.addEventListener('abort', cancel, { once: true });
+  if (signal?.aborted) cancel();
   try {
     return await rpc.call(
       'write',
@@ -158,6 +165,7 @@ export async function importInWorker(
     if (AppError.from(error).code !== 'storage_unavailable') throw error;
     return writeBackup(store, await receiveHeld(worker, held, options), options);
   } finally {
+    signal?.removeEventListener('abort', cancel);
     // A worker that crashed meanwhile holds nothing: the failed release is of no concern.
     void rpc.call('release', { handle: held.handle }).catch(() => undefined);
   }

@@ -25,10 +25,16 @@ export interface BackupActions {
   /**
    * Validates all of `file` (read as a stream when large; off the page in the backup worker
    * where one starts, X187), then writes it in one transaction, telling `onProgress` how far it
-   * is; throws a coded AppError and writes nothing on a bad file.
+   * is; throws a coded AppError and writes nothing on a bad file. When `signal` aborts, it
+   * rejects with `cancelled` once the writer has rolled back, so nothing was written — or
+   * resolves, when the import had already been written as a whole (X196).
    */
   importFile(
     file: Blob,
-    options: { passphrase?: string; onProgress?: (progress: BackupImportProgress) => void },
+    options: {
+      passphrase?: string;
+      onProgress?: (progress: BackupImportProgress) => void;
+      signal?: AbortSignal;
+    },
   ): Promise<Record<string, number>>;
 }

@@ -1,0 +1,89 @@
+/**
+ * X196: an import that takes seconds can be cancelled from the backup card; the card says so and
+ * the device keeps exactly what it had (the import's one transaction is rolled back).
+ */
+import { readFile } from 'node:fs/promises';
+import { test, expect } from './fixtures';
+import { createAgent } from './helpers/loci';
+
+const MESSAGES = 60_000;
+
+type CountingDb = {
+  __loci: {
+    store: {
+      apply(c: object): Promise<unknown>;
+      db: { messages: { where(k: string): { equals(v: string): { count(): Promise<number> } } } };
+    };
+  };
+};
+
+test('X196: Cancel import during a long import rolls it back and says nothing was imported', async ({
+  page,
+}, info) => {
+  test.setTimeout(180_000);
+  await page.goto('/#/settings');
+  const agentId = await createAgent(page, 'Juniper');
+  await page.evaluate(async (agentId) => {
+    await (window as unknown as CountingDb).__loci.store.apply({
+      messages: [
+        {
+          id: 'seed-0',
+          agentId,
+          role: 'user',
+          text: 'The seed message.',
+          at: Date.now() - 60_000,
+          inContext: false,
+          tokens: 5,
+        },
+      ],
+    });
+  }, agentId);
+  await page.reload();
+  const backup = page.getByRole('region', { name: 'Backup' });
+  const download = page.waitForEvent('download');
+  await backup.getByRole('button', { name: 'Export everything' }).click();
+  const path = info.outputPath('template.json');
+  await (await download).saveAs(path);
+  const template = await readFile(path, 'utf8');
+  // The same agent with many more messages: importing it would replace the one seed message.
+  await page.evaluate(
+    ({ template, count }) => {
+      const value = JSON.parse(template) as { tables: { messages: Record<string, unknown>[] } };
+      const seed = value.tables.messages.find((m) => m.id === 'seed-0')!;
+      value.tables.messages = Array.from({ length: count }, (_, i) => ({
+        ...seed,
+        id: `m-${i}`,
+        text: `Message ${i}: a short line of the log.`,
+        at: (seed.at as number) + i,
+        seq: i + 1,
+      }));
+      const input = document.querySelector<HTMLInputElement>('input[type="file"][accept*="json"]')!;
+      const transfer = new DataTransfer();
+      transfer.items.add(
+        new File([JSON.stringify(value)], 'big.json', { type: 'application/json' }),
+      );
+      input.files = transfer.files;
+      input.dispatchEvent(new Event('change', { bubbles: true }));
+    },
+    { template, count: MESSAGES },
+  );
+  await expect(backup.getByRole('button', { name: 'Cancel import' })).toHaveCount(0);
+  await backup.getByRole('button', { name: 'Import', exact: true }).click();
+  await expect(backup.getByText(/^Importing messages \d+%$/)).toBeVisible({ timeout: 120_000 });
+  await backup.screenshot({ path: info.outputPath('backup-importing.png') });
+  await backup.getByRole('button', { name: 'Cancel import' }).click();
+  await expect(backup.getByText('Import cancelled; nothing was imported.')).toBeVisible({
+    timeout: 60_000,
+  });
+  await expect(backup.getByRole('button', { name: 'Cancel import' })).toHaveCount(0);
+  const stored = await page.evaluate(
+    (agentId) =>
+      (window as unknown as CountingDb).__loci.store.db.messages
+        .where('agentId')
+        .equals(agentId)
+        .count(),
+    agentId,
+  );
+  expect(stored).toBe(1);
+  await page.screenshot({ path: info.outputPath('backup-cancelled.png'), fullPage: true });
+});
