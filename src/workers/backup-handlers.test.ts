@@ -3,11 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { dexieBackupActions } from '../adapters/backup/dexie-backup-actions';
 import { exportBackup, readBackupTables } from '../adapters/backup/export-backup';
 import { readBackupBlob } from '../adapters/backup/read-backup-blob';
-import {
-  BackupWorkerClient,
-  readBackupInWorker,
-  RECEIVE_ROWS,
-} from '../adapters/backup/worker-backup-reader';
+import { BackupWorkerClient, RECEIVE_ROWS } from '../adapters/backup/worker-backup-reader';
 import { openMemoryStore, type DexieMemoryStore } from '../adapters/storage/dexie';
 import {
   sampleAgent,
@@ -429,7 +425,7 @@ describe('backup worker (X187)', () => {
     expect(await readBackupTables(target)).toEqual(await readBackupTables(source));
     expect(reasons).toHaveLength(1);
     // Told once: the next import goes straight to the page.
-    await readBackupInWorker(worker, blobOf(text));
+    await dexieBackupActions(target, worker).importFile(blobOf(text), {});
     expect(reasons).toHaveLength(1);
   });
 });

@@ -6,7 +6,7 @@ import { importInWorker, type BackupWorkerClient } from './worker-backup-reader'
 
 /**
  * {@link BackupActions} over the Dexie store: what the composition root hands to Settings. With
- * a backup worker, a file is read, validated and written there (X187, X192).
+ * a backup worker, a file is read, validated and written there (X187, X195).
  */
 export function dexieBackupActions(
   store: DexieMemoryStore,

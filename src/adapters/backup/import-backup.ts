@@ -24,8 +24,11 @@ export interface ImportOptions {
   signal?: AbortSignal;
 }
 
-/** Thrown inside the import's transaction when its signal has aborted: Dexie rolls it back. */
-function stopIfCancelled(signal: AbortSignal | undefined): void {
+/**
+ * Throws `cancelled` once `signal` has aborted; inside the import's transaction, Dexie then
+ * rolls it back (X196).
+ */
+export function stopIfCancelled(signal: AbortSignal | undefined): void {
   if (signal?.aborted)
     throw new AppError('cancelled', 'The import was cancelled; nothing was imported.');
 }

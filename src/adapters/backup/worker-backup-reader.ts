@@ -4,9 +4,13 @@ import type { BackupApi, BackupTableName, HeldBackup } from '../../rpc/backup-ap
 import type { RpcClient, RpcConnection } from '../../rpc/rpc-client';
 import { OptionalWorkerClient, type OptionalWorkerOptions } from '../../rpc/optional-worker';
 import { workerConnection } from '../../rpc/worker-connection';
-import type { ImportOptions } from './import-backup';
-import { writeBackup, type ImportSummary } from './import-backup';
-import { importBackupFile, readBackupBlob } from './read-backup-blob';
+import {
+  stopIfCancelled,
+  writeBackup,
+  type ImportOptions,
+  type ImportSummary,
+} from './import-backup';
+import { importBackupFile } from './read-backup-blob';
 import type { DexieMemoryStore } from '../storage/dexie/dexie-memory-store';
 
 /** How long the worker may take to answer its first call before imports stay on the page. */
@@ -56,33 +60,6 @@ export function backupWorkerConnection(): () => RpcConnection {
   );
 }
 
-/**
- * Reads, decrypts and validates a backup file in the backup worker, then fetches its rows a
- * slice at a time (each slice a short task on the page), telling `onProgress` how far it is.
- * Where the worker cannot start, the file is read on the page ({@link readBackupBlob}). Writes
- * nothing; throws what the page's reader throws for a bad file.
- */
-export async function readBackupInWorker(
-  worker: BackupWorkerClient,
-  file: Blob,
-  options: ImportOptions = {},
-): Promise<DecodedBackup> {
-  if (!(await worker.available())) return readBackupBlob(file, options);
-  const { rpc } = worker;
-  const { onProgress } = options;
-  const held = await rpc.call(
-    'read',
-    { file, ...(options.passphrase !== undefined ? { passphrase: options.passphrase } : {}) },
-    { ...(onProgress ? { onEvent: onProgress } : {}) },
-  );
-  try {
-    return await receiveHeld(worker, held, options);
-  } finally {
-    // A worker that crashed meanwhile holds nothing: the failed release is of no concern.
-    void rpc.call('release', { handle: held.handle }).catch(() => undefined);
-  }
-}
-
 /** The rows of a backup the worker holds, fetched a slice at a time (each a short task). */
 async function receiveHeld(
   worker: BackupWorkerClient,
@@ -100,8 +77,7 @@ async function receiveHeld(
     const count = counts[table] ?? 0;
     const list: unknown[] = [];
     while (list.length < count) {
-      if (options.signal?.aborted)
-        throw new AppError('cancelled', 'The import was cancelled; nothing was imported.');
+      stopIfCancelled(options.signal);
       const slice = await rpc.call('slice', {
         handle,
         table,
@@ -130,7 +106,7 @@ async function receiveHeld(
 }
 
 /**
- * Imports a backup file through the backup worker (X187, X192): read, validated and written to
+ * Imports a backup file through the backup worker (X187, X195): read, validated and written to
  * IndexedDB there, so the page only shows progress — a million rows never reach its heap, and
  * its main thread neither decodes them nor queues their writes. Where the worker cannot start,
  * the file is imported on the page; where it cannot open the database (`storage_unavailable`),

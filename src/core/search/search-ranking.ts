@@ -78,23 +78,15 @@ export async function vectorRanking(
   q: SearchQuery,
   keep: (id: string) => boolean,
 ): Promise<Ranked> {
-  return (await vectorRankings(deps, [{ q, keep }]))[0] ?? [];
+  const [list = []] = await (await startVectorRankings(deps, [{ q, keep }])).lists;
+  return list;
 }
 
 /**
  * The vector list of each query, as {@link vectorRanking} gives it, from one pass over the
- * vectors when the queries ask for the same depth and kinds (C23, ADR 0168).
- */
-export async function vectorRankings(
-  deps: RankingDeps,
-  queries: readonly { q: SearchQuery; keep: (id: string) => boolean }[],
-): Promise<Ranked[]> {
-  return (await startVectorRankings(deps, queries)).lists;
-}
-
-/**
- * {@link vectorRankings} in two halves (C24, ADR 0178): it resolves once the queries are embedded
- * and their search has been sent to the index, with `lists` still pending. The caller ranks
+ * vectors when the queries ask for the same depth and kinds (C23, ADR 0168) — in two halves
+ * (C24, ADR 0178): it resolves once the queries are embedded and their search has been sent to
+ * the index, with `lists` still pending. The caller ranks
  * lexically meanwhile, so a vector index hosted in a worker (the app's embed worker) searches
  * while the page scores BM25 — a turn waits for the longer of the two, not their sum.
  */
