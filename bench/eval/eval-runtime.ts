@@ -18,6 +18,7 @@ import {
   configureTransformersEnv,
 } from '../../src/adapters/embed/transformers-embedder';
 import { LocalVectorIndex } from '../../src/adapters/search/local-vector-index';
+import { plainModelSpec } from '../lib/plain-model-spec';
 import { Bm25LexicalIndex } from '../../src/adapters/search/bm25-lexical-index';
 import { openMemoryStore, type DexieMemoryStore } from '../../src/adapters/storage/dexie';
 import { createLlama3Tokenizer } from '../../src/adapters/tokenizer/llama3-tokenizer';
@@ -51,19 +52,7 @@ export function specOfModelDir(dir: string): EmbedModelSpec {
   if (typeof dimension !== 'number') {
     throw new Error(`${dir}/config.json names no hidden_size; cannot tell the dimension.`);
   }
-  return {
-    id: name,
-    label: name,
-    dimension,
-    pooling: 'mean',
-    normalize: true,
-    queryPrefix: '',
-    passagePrefix: '',
-    downloadBytes: 0,
-    languages: 'unknown',
-    dtype: { wasm: 'fp32', webgpu: 'fp32' },
-    local: true,
-  };
+  return { ...plainModelSpec(name, dimension, 'unknown'), local: true };
 }
 
 /** Loads the embedder from a local model folder, never from the network. */

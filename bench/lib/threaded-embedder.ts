@@ -10,6 +10,7 @@ import { WorkerVectorIndex } from '../../src/adapters/embed/worker-vector-index'
 import type { EmbedApi } from '../../src/rpc/embed-api';
 import type { RpcEndpoint } from '../../src/rpc/protocol';
 import { RpcClient } from '../../src/rpc/rpc-client';
+import { plainModelSpec } from './plain-model-spec';
 
 export interface ThreadedEmbedder {
   embedder: WorkerEmbedder;
@@ -35,23 +36,9 @@ export async function threadedEmbedder(
     onCrash: (listener) => worker.once('error', (e) => listener(String(e))),
     terminate: () => void worker.terminate(),
   }));
-  const embedder = new WorkerEmbedder(
-    rpc,
-    {
-      id: modelId,
-      label: 'hash (benchmark)',
-      dimension,
-      pooling: 'mean',
-      normalize: true,
-      queryPrefix: '',
-      passagePrefix: '',
-      downloadBytes: 0,
-      languages: 'any',
-      dtype: { wasm: 'fp32', webgpu: 'fp32' },
-    },
-    'wasm',
-    { allowRemoteModels: false },
-  );
+  const embedder = new WorkerEmbedder(rpc, plainModelSpec(modelId, dimension, 'any'), 'wasm', {
+    allowRemoteModels: false,
+  });
   await embedder.ready();
   return {
     embedder,

@@ -2,49 +2,17 @@
  * X196: an import that takes seconds can be cancelled from the backup card; the card says so and
  * the device keeps exactly what it had (the import's one transaction is rolled back).
  */
-import { readFile } from 'node:fs/promises';
 import { test, expect } from './fixtures';
-import { createAgent } from './helpers/loci';
+import { exportSeededBackup, storedMessages } from './helpers/backup-template';
 
 const MESSAGES = 60_000;
-
-type CountingDb = {
-  __loci: {
-    store: {
-      apply(c: object): Promise<unknown>;
-      db: { messages: { where(k: string): { equals(v: string): { count(): Promise<number> } } } };
-    };
-  };
-};
 
 test('X196: Cancel import during a long import rolls it back and says nothing was imported', async ({
   page,
 }, info) => {
   test.setTimeout(180_000);
-  await page.goto('/#/settings');
-  const agentId = await createAgent(page, 'Juniper');
-  await page.evaluate(async (agentId) => {
-    await (window as unknown as CountingDb).__loci.store.apply({
-      messages: [
-        {
-          id: 'seed-0',
-          agentId,
-          role: 'user',
-          text: 'The seed message.',
-          at: Date.now() - 60_000,
-          inContext: false,
-          tokens: 5,
-        },
-      ],
-    });
-  }, agentId);
-  await page.reload();
+  const { agentId, template } = await exportSeededBackup(page, info, 'Juniper');
   const backup = page.getByRole('region', { name: 'Backup' });
-  const download = page.waitForEvent('download');
-  await backup.getByRole('button', { name: 'Export everything' }).click();
-  const path = info.outputPath('template.json');
-  await (await download).saveAs(path);
-  const template = await readFile(path, 'utf8');
   // The same agent with many more messages: importing it would replace the one seed message.
   await page.evaluate(
     ({ template, count }) => {
@@ -76,14 +44,7 @@ test('X196: Cancel import during a long import rolls it back and says nothing wa
     timeout: 60_000,
   });
   await expect(backup.getByRole('button', { name: 'Cancel import' })).toHaveCount(0);
-  const stored = await page.evaluate(
-    (agentId) =>
-      (window as unknown as CountingDb).__loci.store.db.messages
-        .where('agentId')
-        .equals(agentId)
-        .count(),
-    agentId,
-  );
+  const stored = await storedMessages(page, agentId);
   expect(stored).toBe(1);
   await page.screenshot({ path: info.outputPath('backup-cancelled.png'), fullPage: true });
 });

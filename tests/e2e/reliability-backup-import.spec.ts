@@ -5,9 +5,8 @@
  * The file is built in the page (ADR 0165) so that what is measured is the app. The file is read
  * in the backup worker (X187) and the card shows the import's progress (X188).
  */
-import { readFile } from 'node:fs/promises';
 import { test, expect } from './fixtures';
-import { createAgent } from './helpers/loci';
+import { exportSeededBackup, storedMessages } from './helpers/backup-template';
 import { startTaskTrace, stopTaskTrace } from './helpers/main-thread-cpu';
 import { FULL, reportReliability } from './helpers/reliability';
 
@@ -67,33 +66,8 @@ test('X186 X187 X188: importing a backup of many small messages; the longest tas
       if (text !== '' && s.__lines.at(-1) !== text) s.__lines.push(text);
     }).observe(document, { subtree: true, childList: true, characterData: true });
   });
-  await page.goto('/#/settings');
-  const agentId = await createAgent(page, 'Juniper');
-  await page.evaluate(async (agentId) => {
-    const store = (
-      window as unknown as { __loci: { store: { apply(c: object): Promise<unknown> } } }
-    ).__loci.store;
-    await store.apply({
-      messages: [
-        {
-          id: 'seed-0',
-          agentId,
-          role: 'user',
-          text: 'The seed message.',
-          at: Date.now() - 60_000,
-          inContext: false,
-          tokens: 5,
-        },
-      ],
-    });
-  }, agentId);
-  await page.reload();
+  const { agentId, template } = await exportSeededBackup(page, info, 'Juniper');
   const backup = page.getByRole('region', { name: 'Backup' });
-  const download = page.waitForEvent('download');
-  await backup.getByRole('button', { name: 'Export everything' }).click();
-  const path = info.outputPath('template.json');
-  await (await download).saveAs(path);
-  const template = await readFile(path, 'utf8');
 
   // Builds the big file in the page from the template's one message.
   await page.evaluate(
@@ -168,20 +142,7 @@ test('X186 X187 X188: importing a backup of many small messages; the longest tas
   const afterMs = Math.round(
     await page.evaluate(() => (window as unknown as { __longest: number }).__longest),
   );
-  const stored = await page.evaluate(async (agentId) => {
-    const db = (
-      window as unknown as {
-        __loci: {
-          store: {
-            db: {
-              messages: { where(k: string): { equals(v: string): { count(): Promise<number> } } };
-            };
-          };
-        };
-      }
-    ).__loci.store.db;
-    return db.messages.where('agentId').equals(agentId).count();
-  }, agentId);
+  const stored = await storedMessages(page, agentId);
   const lines = await page.evaluate(() => (window as unknown as { __lines: string[] }).__lines);
   reportReliability({
     name: 'longest-task-backup-import',
