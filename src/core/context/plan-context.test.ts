@@ -428,10 +428,51 @@ describe('spare memory lines (C22)', () => {
     expect(tight.value.prompt[3]?.content).toContain('Miso saw the vet in May');
     const sum = Object.values(tight.value.sections).reduce((a, b) => a + b, 0);
     expect(sum).toBe(tight.value.total);
-    // Without spare lines to give, the kept lines go as before (C17): a memory flush.
+  });
+
+  it('C25: without spare lines to give, the newest kept lines this turn does not need go next — the request is unchanged before that message', async () => {
+    const { input } = await twoTurns();
+    const roomy = await planContext(input);
+    if (!roomy.ok) throw new Error(roomy.error.type);
+    const held = {
+      messages: roomy.value.prompt,
+      output: raw,
+      finishReason: 'stop' as const,
+      tokens: requestTokens(createLlama3ChatTokens(), roomy.value.prompt),
+    };
+    // No room for any earlier line: the spare lines go (C22), then "Miso is my cat" (C25).
+    input.window = roomy.value.total - 1;
+    const tight = await planContext(input);
+    if (!tight.ok) throw new Error(tight.error.type);
     input.window = tight.value.total - 30;
-    const flushed = await planContext(input);
-    if (!flushed.ok) throw new Error(flushed.error.type);
-    expect(flushed.value.memoryFlush).toBe(true);
+    const trimmed = await planContext(input);
+    if (!trimmed.ok) throw new Error(trimmed.error.type);
+    expect(trimmed.value.memoryFlush).toBeUndefined();
+    expect(trimmed.value.total).toBeLessThanOrEqual(input.window);
+    expect(trimmed.value.prompt[1]?.content).toBe('Tell me about my cat.');
+    expect(trimmed.value.prompt[3]?.content).toContain('Miso saw the vet in May');
+    const chat = createLlama3ChatTokens();
+    const { cost } = requestCost(chat, held, trimmed.value.prompt);
+    // A longest-common-prefix engine keeps the system message: it re-reads from message 1 on.
+    const system = requestTokens(chat, trimmed.value.prompt.slice(0, 1)).length;
+    expect(cost.prefillLcp).toBeLessThanOrEqual(cost.fullPrompt - system + 1);
+    expect(cost.prefillLcp).toBeGreaterThan(0);
+
+    // A line this turn's first pass needs stays where it was sent (C17), even when room is short.
+    input.candidates = [line('a', 'Miso is my cat'), line('e', 'Miso saw the vet in May')];
+    const shared = await planContext(input);
+    if (!shared.ok) throw new Error(shared.error.type);
+    expect(shared.value.memoryFlush).toBeUndefined();
+    expect(shared.value.prompt[1]?.content).toContain('Miso is my cat');
+    expect(shared.value.prompt[1]?.content).not.toContain('Miso is grey');
+    expect(shared.value.prompt[3]?.content).not.toContain('Miso is my cat');
+
+    // When not even the new line fits, the turn adds none and the plan stays in the window (C1).
+    input.candidates = [line('e', 'Miso saw the vet in May')];
+    input.window = trimmed.value.total - 1;
+    const plain = await planContext(input);
+    if (!plain.ok) throw new Error(plain.error.type);
+    expect(plain.value.total).toBeLessThanOrEqual(input.window);
+    expect(plain.value.prompt[3]?.content).not.toContain('Miso saw the vet in May');
   });
 });

@@ -247,6 +247,17 @@ export async function planContext(input: PlanInput): Promise<Result<ContextPlan,
       );
       return true;
     };
+    // Drops, from the newest message that has any, the kept lines this turn's first pass does
+    // not need; false when none is left.
+    const needed = new Set(memories.slice(0, core).map((m) => m.text));
+    const trimNewest = (from: readonly Message[]): boolean => {
+      const next = from.find((m) => attached.get(m.id)?.some((line) => !needed.has(line.text)));
+      if (!next) return false;
+      const kept = (attached.get(next.id) ?? []).filter((line) => needed.has(line.text));
+      if (kept.length > 0) attached.set(next.id, kept);
+      else attached.delete(next.id);
+      return true;
+    };
     const own = prior[pinned.id];
     if (own !== undefined) attached.set(pinned.id, own);
     else {
@@ -266,9 +277,10 @@ export async function planContext(input: PlanInput): Promise<Result<ContextPlan,
           while (mine.length > base && attachedTotal(attached) > window) mine.pop();
           break;
         }
-        // Spare lines of earlier messages go, newest first, before the kept lines do (C22):
+        // Spare lines of earlier messages go, newest first, before the kept lines do (C22);
+        // then, newest message first, the kept lines this turn's first pass does not need (C25):
         // the request stays the same up to the first message that changed.
-        if (!trimSpare(older)) break;
+        if (!trimSpare(older) && !trimNewest(older)) break;
       }
     }
     if (attachedTotal(attached) > window) {
