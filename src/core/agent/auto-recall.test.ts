@@ -121,8 +121,17 @@ describe('automatic recall', () => {
     const asked = 'What did Melanie paint?';
     const search = rankedSearch({ [asked]: ids }, byAuthor);
     const memories = await autoRecall({ agent, search, query: asked, queue: [] });
-    // Coverage alone (× 1.15 for the name) would leave it below c1; with A21 (× 1.6) it leads.
-    expect(memories.map((m) => m.id).slice(0, 2)).toEqual(['mel', 'c1']);
+    // Coverage alone (× 1.15 for the name) would leave it below c6; with A21 (× 1.6) it leads
+    // everything past the trigger's own five best hits, which keep their places (A26).
+    expect(memories.map((m) => m.id).slice(0, 7)).toEqual([
+      'c1',
+      'c2',
+      'c3',
+      'c4',
+      'c5',
+      'mel',
+      'c6',
+    ]);
     const both = 'What did Caroline and Melanie paint?';
     const even = rankedSearch({ [both]: ids }, byAuthor);
     const unchanged = await autoRecall({ agent, search: even, query: both, queue: [] });
@@ -131,6 +140,23 @@ describe('automatic recall', () => {
     const messages = ['Caroline', 'Melanie'].map((author) => ({ author }) as Message);
     expect([...namedAuthors('Ask Carolines friend Mel', messages)]).toEqual([]);
     expect([...namedAuthors("Is caroline's art new?", messages)]).toEqual(['caroline']);
+  });
+
+  it("A26: the trigger's own five best hits lead the candidates, however far the lifts move the rest (ADR 0181)", async () => {
+    const { agent } = createAgentRecord({ id: 'a', name: 'Loci', now: 0 });
+    // The trigger's best hits are Caroline's; Melanie, whom the trigger names, wrote ranks 6–40.
+    const ids = Array.from({ length: 40 }, (_, i) => `t${i + 1}`);
+    const byAuthor: Record<string, string> = Object.fromEntries(
+      ids.map((id, i) => [id, i < 5 ? 'Caroline' : 'Melanie']),
+    );
+    const asked = 'Why did Melanie start running?';
+    const search = rankedSearch({ [asked]: ids }, byAuthor);
+    const memories = await autoRecall({ agent, search, query: asked, queue: [] });
+    const order = memories.map((m) => m.id);
+    // A21 lifts every line by Melanie above Caroline's; A26 keeps the five best first.
+    expect(order.slice(0, 5)).toEqual(['t1', 't2', 't3', 't4', 't5']);
+    expect(order.slice(5, 8)).toEqual(['t6', 't7', 't8']);
+    expect(order).toHaveLength(40);
   });
 
   it('A11: the trigger (plus the last reply) is the query; archival hits land in the memories section', async () => {

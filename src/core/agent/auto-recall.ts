@@ -44,6 +44,14 @@ export const RECALL_COVERAGE_WEIGHT = 0.15;
 export const RECALL_AUTHOR_WEIGHT = 0.6;
 
 /**
+ * How many of the trigger's own best hits lead the candidates whatever the lifts say (A26, ADR
+ * 0181). Reciprocal-rank scores are nearly flat (1/61 at rank 1, 1/91 at rank 30), so the A19 and
+ * A21 lifts move a line up to ~40 places and can bury the search's best hits below what a small
+ * recall budget holds.
+ */
+export const RECALL_LEAD_HITS = 5;
+
+/**
  * The authors (lower-cased) of `messages` that `query` names as a whole word — none when it
  * names every author or no one, since naming everyone singles nobody out (A21).
  */
@@ -139,7 +147,10 @@ export async function autoRecall(input: AutoRecallInput): Promise<ContextMemory[
         (RRF_K + i + 1),
     ]),
   );
-  const hits = [...fused].sort((a, b) => (lift.get(b.id) ?? 0) - (lift.get(a.id) ?? 0));
+  const lifted = [...fused].sort((a, b) => (lift.get(b.id) ?? 0) - (lift.get(a.id) ?? 0));
+  // The trigger's own best hits come first, in lifted order, then the rest (A26).
+  const lead = new Set(own.hits.slice(0, RECALL_LEAD_HITS).map((h) => h.id));
+  const hits = [...lifted.filter((h) => lead.has(h.id)), ...lifted.filter((h) => !lead.has(h.id))];
   const memories: ContextMemory[] = [];
   const filter = createRecallFilter(input.queue, input.coreMemory ?? []);
   for (const hit of hits) {
