@@ -9,6 +9,18 @@ describe('lightStem', () => {
     expect(lightStem('running')).toBe(lightStem('run'));
   });
 
+  it('V35: a four-letter verb with a silent e shares a term with its -ing and -ed forms', () => {
+    expect(lightStem('hike')).toBe(lightStem('hiking'));
+    expect(lightStem('hike')).toBe(lightStem('hiked'));
+    expect(lightStem('make')).toBe(lightStem('making'));
+    expect(lightStem('ride')).toBe(lightStem('riding'));
+    expect(lightStem('love')).toBe(lightStem('loving'));
+    // Only a silent e after a consonant goes: `free`, `shoe` and other four-letter words stay.
+    expect(lightStem('free')).toBe('free');
+    expect(lightStem('shoe')).toBe('shoe');
+    expect(lightStem('park')).toBe('park');
+  });
+
   it('V27: short words, names with capitals already folded, and non-Latin words stay whole', () => {
     expect(lightStem('sing')).toBe('sing');
     expect(lightStem('coffee')).toBe('coffee');
