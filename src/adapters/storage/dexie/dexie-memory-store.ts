@@ -31,7 +31,6 @@ import type {
   TierStats,
 } from '../../../core/ports/memory-store';
 import type { PackedVectors, VectorStore } from '../../../core/search/vector-store';
-import { approxBytes } from './approx-bytes';
 import {
   deleteConversationRows,
   deleteMessageRows,
@@ -45,23 +44,9 @@ import {
 import type { LociDb } from './loci-db';
 import { type MessageRow } from './loci-db';
 import { nativeVersion, newerVersionError } from './newer-version';
+import { readTierStats, readVectorStats } from './store-stats';
 import { toStorageError } from './storage-error';
 import { appendVectors } from './vector-rows';
-
-/** Rows sampled per tier by `stats()` to estimate bytes (bytes ≈ mean sample size × rows). */
-const STATS_SAMPLE_ROWS = 200;
-
-const TIERS: readonly TierName[] = [
-  'agents',
-  'blocks',
-  'blockHistory',
-  'messages',
-  'summaries',
-  'passages',
-  'documents',
-  'turns',
-  'steps',
-];
 
 /**
  * The memory store over IndexedDB (Dexie 4). Implements the `MemoryStore` port plus the
@@ -518,36 +503,8 @@ export class DexieMemoryStore implements MemoryStore, VectorStore {
     });
   }
 
-  async stats(agentId?: AgentId): Promise<Record<TierName, TierStats>> {
-    return this.read('read stats', async () => {
-      const out = {} as Record<TierName, TierStats>;
-      for (const tier of TIERS) {
-        const table = this.db.table(tier);
-        const c =
-          agentId === undefined
-            ? table.toCollection()
-            : tier === 'agents'
-              ? table.where('id').equals(agentId)
-              : table.where('agentId').equals(agentId);
-        const rows = await c.count();
-        // The sample is read one row per IndexedDB event: the memory panel shows these stats
-        // live, and 200 message rows of megabytes decoded in one result blocked the page (X189).
-        let sampled = 0;
-        let sampleBytes = 0;
-        if (rows > 0) {
-          await c
-            .clone()
-            .limit(STATS_SAMPLE_ROWS)
-            .each((r: unknown) => {
-              sampled += 1;
-              sampleBytes += approxBytes(r);
-            });
-        }
-        const bytes = sampled === 0 ? 0 : Math.round((sampleBytes / sampled) * rows);
-        out[tier] = { rows, bytes };
-      }
-      return out;
-    });
+  stats(agentId?: AgentId): Promise<Record<TierName, TierStats>> {
+    return this.read('read stats', () => readTierStats(this.db, agentId));
   }
 
   async putVectors(agentId: AgentId, batch: PackedVectors): Promise<void> {
@@ -582,22 +539,8 @@ export class DexieMemoryStore implements MemoryStore, VectorStore {
   }
 
   /** Rows and approximate bytes of the packed vector batches (not a `TierName`). */
-  async vectorStats(agentId?: AgentId): Promise<TierStats & { vectors: number }> {
-    return this.read('read vector stats', async () => {
-      const c =
-        agentId === undefined
-          ? this.db.vectors.toCollection()
-          : this.db.vectors.where('agentId').equals(agentId);
-      let rows = 0;
-      let bytes = 0;
-      let vectors = 0;
-      await c.each((r) => {
-        rows += 1;
-        vectors += r.ids.length;
-        bytes += r.data.byteLength + approxBytes(r.ids);
-      });
-      return { rows, bytes, vectors };
-    });
+  vectorStats(agentId?: AgentId): Promise<TierStats & { vectors: number }> {
+    return this.read('read vector stats', () => readVectorStats(this.db, agentId));
   }
 
   close(): void {
