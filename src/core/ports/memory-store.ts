@@ -106,16 +106,20 @@ export interface TierStats {
   bytes: number;
 }
 
-export type TierName =
-  | 'agents'
-  | 'blocks'
-  | 'blockHistory'
-  | 'messages'
-  | 'summaries'
-  | 'passages'
-  | 'documents'
-  | 'turns'
-  | 'steps';
+/** The tiers the storage dashboard counts, in the order it shows them. */
+export const TIER_NAMES = [
+  'agents',
+  'blocks',
+  'blockHistory',
+  'messages',
+  'summaries',
+  'passages',
+  'documents',
+  'turns',
+  'steps',
+] as const;
+
+export type TierName = (typeof TIER_NAMES)[number];
 
 export interface MemoryStore {
   apply(changes: ChangeSet): Promise<Applied>;

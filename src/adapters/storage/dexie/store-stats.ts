@@ -4,24 +4,12 @@
  * wrapper, so a failure becomes the store's storage error.
  */
 import type { AgentId } from '../../../core/model';
-import type { TierName, TierStats } from '../../../core/ports/memory-store';
+import { TIER_NAMES, type TierName, type TierStats } from '../../../core/ports/memory-store';
 import { approxBytes } from './approx-bytes';
 import type { LociDb } from './loci-db';
 
 /** Rows sampled per tier by `stats()` to estimate bytes (bytes ≈ mean sample size × rows). */
 const STATS_SAMPLE_ROWS = 200;
-
-const TIERS: readonly TierName[] = [
-  'agents',
-  'blocks',
-  'blockHistory',
-  'messages',
-  'summaries',
-  'passages',
-  'documents',
-  'turns',
-  'steps',
-];
 
 /** Rows and estimated bytes of each tier, of one agent or of the whole store. */
 export async function readTierStats(
@@ -29,7 +17,7 @@ export async function readTierStats(
   agentId?: AgentId,
 ): Promise<Record<TierName, TierStats>> {
   const out = {} as Record<TierName, TierStats>;
-  for (const tier of TIERS) {
+  for (const tier of TIER_NAMES) {
     const table = db.table(tier);
     const c =
       agentId === undefined
