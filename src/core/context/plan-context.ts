@@ -250,7 +250,7 @@ export async function planContext(input: PlanInput): Promise<Result<ContextPlan,
     // Drops, from the newest message that has any, the kept lines this turn's first pass does
     // not need; false when none is left.
     const needed = new Set(memories.slice(0, core).map((m) => m.text));
-    const trimNewest = (from: readonly Message[]): boolean => {
+    const trimUnneeded = (from: readonly Message[]): boolean => {
       const next = from.find((m) => attached.get(m.id)?.some((line) => !needed.has(line.text)));
       if (!next) return false;
       const kept = (attached.get(next.id) ?? []).filter((line) => needed.has(line.text));
@@ -280,7 +280,7 @@ export async function planContext(input: PlanInput): Promise<Result<ContextPlan,
         // Spare lines of earlier messages go, newest first, before the kept lines do (C22);
         // then, newest message first, the kept lines this turn's first pass does not need (C25):
         // the request stays the same up to the first message that changed.
-        if (!trimSpare(older) && !trimNewest(older)) break;
+        if (!trimSpare(older) && !trimUnneeded(older)) break;
       }
     }
     if (attachedTotal(attached) > window) {
