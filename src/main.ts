@@ -35,6 +35,7 @@ import { dexieBackupActions } from './adapters/backup/dexie-backup-actions';
 import { BackupWorkerClient, backupWorkerConnection } from './adapters/backup/worker-backup-reader';
 import { probeWebGpu } from './adapters/gpu/webgpu-probe';
 import { ModelManager, type ModelCache } from './adapters/llm/model-manager';
+import { tolerantCache } from './adapters/llm/tolerant-cache';
 import { loadCatalog } from './adapters/llm/webllm/load-catalog';
 import { createWebLlmModelCache } from './adapters/llm/webllm/webllm-model-cache';
 import { createWorkerLlmEngine, type CompletionReport } from './adapters/llm/worker-llm-engine';
@@ -546,21 +547,6 @@ async function reloadRememberedModel(store: {
   if (!__LOCI_E2E__ && device.verdict?.llm.type !== 'gpu' && !cpuModel(modelId)) return;
   if (!__LOCI_E2E__ && !(await modelCache.has(modelId))) return;
   await models.download(modelId);
-}
-
-/**
- * A cache whose status checks never fail a download: a model web-llm's list does not know (the
- * e2e build's scripted model) or a Cache Storage error reads as "not cached" / 0 bytes.
- */
-function tolerantCache(cache: ModelCache): ModelCache {
-  const warn = (what: string) => (error: unknown) => {
-    console.warn(`model cache: ${what} failed`, error);
-  };
-  return {
-    has: (id) => cache.has(id).catch((e: unknown) => (warn('has')(e), false)),
-    bytes: (id) => cache.bytes(id).catch((e: unknown) => (warn('bytes')(e), 0)),
-    remove: (id) => cache.remove(id),
-  };
 }
 
 /**
