@@ -32,6 +32,7 @@ import { shownTurnIds, stepView, STOP_COPY, type ChatError, type StepView } from
 import { highlightKey, type HighlightSink } from './highlights.svelte';
 import { latestTurn, type LatestTurn, type UndoableDelete } from './message-actions';
 import { keepUnchanged } from './keep-unchanged';
+import { eventChanges } from './memory-changes';
 
 export { stepView, type ChatError, type StepView } from './turn-view';
 export type { UndoableDelete } from './message-actions';
@@ -557,25 +558,8 @@ export class ChatSession {
         ];
         break;
       case 'memory.changed':
-        for (const change of event.changes) {
-          if (change.type === 'core') {
-            highlights?.mark(
-              highlightKey.block(change.label),
-              `Core block “${change.label}” changed.`,
-            );
-          } else {
-            highlights?.mark(
-              highlightKey.passage(change.passageId),
-              'A memory was saved to archival storage.',
-            );
-          }
-        }
-        break;
       case 'summary.created':
-        highlights?.mark(
-          [highlightKey.summary(), highlightKey.queue()],
-          `${event.evictedIds.length} messages moved to recall storage and the summary was rewritten.`,
-        );
+        for (const change of eventChanges(event)) highlights?.mark(change.keys, change.note);
         break;
       case 'turn.stopped':
         this.finish(event.stopReason, event.error, event.turnId);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Highlights, highlightKey, type HighlightTimer } from './highlights.svelte';
-import { memoryChanges, type MemorySnapshot } from './memory-changes';
+import type { TurnEvent } from '../../core/agent/turn-events';
+import { eventChanges, memoryChanges, type MemorySnapshot } from './memory-changes';
 
 /** A hand-driven clock: `advance(ms)` runs what is due. */
 function manualTimer() {
@@ -111,5 +112,36 @@ describe('memoryChanges', () => {
     expect(changes).toEqual([
       { keys: ['memory:r2', 'memory:p9'], note: '2 memories were paged into the context.' },
     ]);
+  });
+});
+
+describe('eventChanges', () => {
+  it('U59: a block edit, an archival save and a flush each light what they changed', () => {
+    expect(
+      eventChanges({
+        type: 'memory.changed',
+        turnId: 't1',
+        step: 1,
+        changes: [
+          { type: 'core', label: 'human', version: 2, value: 'x' },
+          { type: 'archival', passageId: 'p1', text: 'Miso is a cat.' },
+        ],
+      }),
+    ).toEqual([
+      { keys: ['block:human'], note: 'Core block “human” changed.' },
+      { keys: ['passage:p1'], note: 'A memory was saved to archival storage.' },
+    ]);
+    const flush = eventChanges({
+      type: 'summary.created',
+      turnId: 't1',
+      evictedIds: ['m1', 'm2'],
+    } as unknown as TurnEvent);
+    expect(flush).toHaveLength(1);
+    expect(flush[0]?.note).toBe(
+      '2 messages moved to recall storage and the summary was rewritten.',
+    );
+    expect(eventChanges({ type: 'turn.started', turnId: 't1' } as unknown as TurnEvent)).toEqual(
+      [],
+    );
   });
 });

@@ -3,6 +3,7 @@
  * so the memory panel can highlight it (U59) even when no loop event says so — a write from
  * another tab or a worker arrives only through the live query.
  */
+import type { TurnEvent } from '../../core/agent/turn-events';
 import { highlightKey } from './highlights.svelte';
 
 /** The parts of the memory whose changes are worth a highlight. */
@@ -75,4 +76,34 @@ export function memoryChanges(
     });
   }
   return changes;
+}
+
+/**
+ * What a loop event says changed: a core block, an archival passage, or the summary and the queue
+ * after a flush. Other events change nothing the panel highlights from here.
+ */
+export function eventChanges(event: TurnEvent): MemoryChange[] {
+  switch (event.type) {
+    case 'memory.changed':
+      return event.changes.map((change) =>
+        change.type === 'core'
+          ? {
+              keys: [highlightKey.block(change.label)],
+              note: `Core block “${change.label}” changed.`,
+            }
+          : {
+              keys: [highlightKey.passage(change.passageId)],
+              note: 'A memory was saved to archival storage.',
+            },
+      );
+    case 'summary.created':
+      return [
+        {
+          keys: [highlightKey.summary(), highlightKey.queue()],
+          note: `${event.evictedIds.length} messages moved to recall storage and the summary was rewritten.`,
+        },
+      ];
+    default:
+      return [];
+  }
 }
