@@ -1,7 +1,7 @@
 /**
  * `npm run eval:memory -- --data <file> [--out <result.json>] [--budgets 1500,3000]
  * [--k 5,10,25] [--embedder <local model dir> | --no-embedder] [--path live|side|both]
- * [--strategies memgpt,forgetting]`
+ * [--strategies memgpt,forgetting] [--engine webllm|prefix]`
  *
  * Scores Loci's memory on a LoCoMo-format file without an LLM (docs/spec/eval.md): evidence
  * recall of `conversation_search` in each search mode, whether each context strategy's prompt
@@ -54,6 +54,12 @@ export interface EvalArgs {
   path: EvalPath;
   /** Context strategies to replay (default: all of them); fewer is faster. */
   strategies: readonly StrategyName[];
+  /**
+   * The kind of engine the replay's scripted engine stands for (V36): `webllm` (default) or
+   * `prefix`, an engine that keeps a common token prefix (wllama, a model server), for which the
+   * queue manager shapes its summary request differently (C26).
+   */
+  engine: 'webllm' | 'prefix';
 }
 
 /** `live`: through the turn loop (default); `side`: the direct replay; `both`: the two. */
@@ -77,6 +83,7 @@ export function parseEvalArgs(argv: readonly string[]): EvalArgs {
     quiet: false,
     path: 'live',
     strategies: EVAL_STRATEGIES,
+    engine: 'webllm',
   };
   for (let i = 0; i < argv.length; i += 1) {
     const flag = argv[i];
@@ -123,6 +130,12 @@ export function parseEvalArgs(argv: readonly string[]): EvalArgs {
         i += 1;
         break;
       }
+      case '--engine':
+        if (value !== 'webllm' && value !== 'prefix')
+          throw new Error('--engine takes webllm or prefix.');
+        args.engine = value;
+        i += 1;
+        break;
       case '--quiet':
         args.quiet = true;
         break;
@@ -130,7 +143,7 @@ export function parseEvalArgs(argv: readonly string[]): EvalArgs {
         break;
       default:
         throw new Error(
-          `Unknown option ${flag}. Usage: eval:memory -- --data <file> [--out <json>] [--budgets 1500,3000] [--k 5,10,25] [--embedder <dir> | --no-embedder] [--path live|side|both] [--strategies memgpt,...]`,
+          `Unknown option ${flag}. Usage: eval:memory -- --data <file> [--out <json>] [--budgets 1500,3000] [--k 5,10,25] [--embedder <dir> | --no-embedder] [--path live|side|both] [--strategies memgpt,...] [--engine webllm|prefix]`,
         );
     }
   }
@@ -211,7 +224,9 @@ async function runLivePath(ctx: EvalContext): Promise<EvalResult> {
   const costs = new Map<string, CostRecord>();
   for (const conversation of ctx.dataset.conversations) {
     const last = conversation.turns[conversation.turns.length - 1]?.at ?? 0;
-    const deps = liveReplayDeps(ctx.embedder, ctx.tokenizer, () => (last + 60_000) as EpochMs);
+    const deps = liveReplayDeps(ctx.embedder, ctx.tokenizer, () => (last + 60_000) as EpochMs, {
+      prefixCache: ctx.args.engine === 'prefix',
+    });
     const t0 = Date.now();
     let lastStage = '';
     const summary = await evaluateLive(

@@ -108,6 +108,12 @@ describe('eval:memory on a tiny LoCoMo-format file (fixture embedder, real adapt
     expect(() => parseEvalArgs(['--data', tiny, '--strategies', 'memgpt,lru'])).toThrow(/not: lru/);
   });
 
+  it('V36: --engine names the engine kind the replay stands for; an unknown one is refused', () => {
+    expect(parseEvalArgs(['--data', tiny]).engine).toBe('webllm');
+    expect(parseEvalArgs(['--data', tiny, '--engine', 'prefix']).engine).toBe('prefix');
+    expect(() => parseEvalArgs(['--data', tiny, '--engine', 'mlx'])).toThrow(/webllm or prefix/);
+  });
+
   it('V11: bad arguments are refused with the usage', () => {
     expect(() => parseEvalArgs([])).toThrow(/--data/);
     expect(() => parseEvalArgs(['--data', tiny, '--k', 'ten'])).toThrow(/positive integers/);

@@ -35,6 +35,8 @@ export interface FixtureOptions {
   autoRecall?: boolean;
   human?: string;
   tokenizer?: Tokenizer;
+  /** Whether the engine reports a common-prefix cache (C26). */
+  prefixCache?: boolean;
 }
 
 export async function createAgentFixture(options: FixtureOptions = {}): Promise<AgentFixture> {
@@ -45,6 +47,7 @@ export async function createAgentFixture(options: FixtureOptions = {}): Promise<
   const engine = new FakeEngine({
     rule: options.rule,
     outputs: options.outputs,
+    prefixCache: options.prefixCache ?? false,
     contextWindow: window,
     tokenizer,
   });

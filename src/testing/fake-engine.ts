@@ -22,6 +22,8 @@ export interface FakeEngineOptions {
   rule?: EngineRule;
   contextWindow?: Tokens;
   tokenizer?: Tokenizer;
+  /** What {@link FakeEngine.prefixCache} reports (default false, like web-llm). */
+  prefixCache?: boolean;
 }
 
 export class FakeEngine implements LlmEngine {
@@ -35,6 +37,10 @@ export class FakeEngine implements LlmEngine {
     this.outputs = [...(options.outputs ?? [])];
     this.window = options.contextWindow ?? 4096;
     this.tok = options.tokenizer ?? createEstimateTokenizer();
+  }
+
+  get prefixCache(): boolean {
+    return this.options.prefixCache ?? false;
   }
 
   push(...outputs: (string | Error)[]): void {

@@ -22,6 +22,7 @@ export function liveReplayDeps(
   embedder: Embedder | null,
   tokenizer: Tokenizer,
   now: () => EpochMs,
+  options: { prefixCache?: boolean } = {},
 ): LiveReplayDeps {
   const vectorsOf = new WeakMap<LiveWorld, InMemoryVectorStore>();
   const open = async (store: InMemoryStore, vectorStore: InMemoryVectorStore) => {
@@ -57,6 +58,7 @@ export function liveReplayDeps(
         tokenizer,
         // One delta per reply: the replay needs the text, not the streaming.
         chunkChars: 1_000_000,
+        prefixCache: options.prefixCache ?? false,
       }),
     tokenizer,
     chatTokens: createLlama3ChatTokens(),

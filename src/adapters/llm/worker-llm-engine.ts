@@ -82,6 +82,11 @@ export class WorkerLlmEngine implements LlmEngine {
     return this.loaded;
   }
 
+  /** llama.cpp on the CPU and a model server keep a common prefix; web-llm does not (C26). */
+  get prefixCache(): boolean {
+    return this.loaded !== null && (isServerModel(this.loaded) || this.cpu !== null);
+  }
+
   /**
    * Subscribes to the model being lost: a worker crash, or the GPU device lost mid-generation
    * (the worker is then restarted, since web-llm must reload anyway). Returns the unsubscribe.

@@ -150,6 +150,11 @@ export async function prepareContext(input: PrepareInput): Promise<Result<Prepar
       queue: round.queue,
       evictIds: round.plan.value.evictableIds,
       previous: round.summary,
+      // An engine that keeps a common prefix holds the agent's system message across the flush
+      // when the summary request opens with it too (C26); web-llm would only read it again.
+      ...(deps.engine.prefixCache && round.plan.value.prompt[0]?.role === 'system'
+        ? { agentSystem: round.plan.value.prompt[0].content }
+        : {}),
       signal: input.signal,
     });
     input.onFlush(result);

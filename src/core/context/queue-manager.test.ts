@@ -133,6 +133,61 @@ describe('queue manager', () => {
     expect(latest?.fromSeq).toBe(1);
   });
 
+  it("C26: an engine that keeps a common prefix gets a summary request that opens with the step's own system message; web-llm gets the summarizer's", async () => {
+    for (const prefixCache of [true, false]) {
+      const fx = await createAgentFixture({
+        window: 2048,
+        prefixCache,
+        rule: chatRule(
+          () => 40,
+          () => 'The user shared facts.',
+        ),
+      });
+      for (let i = 0; i < 30; i += 1)
+        await runTurn(fx.deps, fx.agent.id, {
+          type: 'user_message',
+          text: `fact ${i} ${randomText(seededRandom(i), 30)}`,
+        });
+      const requests = fx.engine.requests;
+      const at = requests.findIndex((r) => !r.jsonSchema);
+      expect(at, `prefixCache ${prefixCache}`).toBeGreaterThan(0);
+      const summary = requests[at]!;
+      const before = requests[at - 1]!;
+      if (prefixCache) {
+        // The step before the flush and the summary request share the whole system message.
+        expect(summary.messages[0]).toEqual(before.messages[0]);
+        expect(summary.messages[1]?.content).toContain('[Memory manager, not the user]');
+        expect(summary.messages[1]?.content).toContain('User: fact 0');
+      } else {
+        expect(summary.messages[0]?.content).toMatch(/^You maintain the running summary/);
+      }
+      expect((await fx.store.latestSummary(fx.agent.id))?.text).toBe('The user shared facts.');
+    }
+  });
+
+  it('C12 C26: a summary answered with a JSON step is no summary: the extractive fallback writes it', async () => {
+    const fx = await createAgentFixture({
+      window: 2048,
+      prefixCache: true,
+      rule: chatRule(
+        () => 40,
+        () => reply('Here is my summary.'),
+      ),
+    });
+    const events: TurnEvent[] = [];
+    for (let i = 0; i < 25; i += 1)
+      await runTurn(
+        fx.deps,
+        fx.agent.id,
+        { type: 'user_message', text: `fact ${i}: likes ${randomText(seededRandom(i), 20)}` },
+        { onEvent: (e) => events.push(e) },
+      );
+    const created = events.flatMap((e) => (e.type === 'summary.created' ? [e] : []));
+    expect(created.length).toBeGreaterThan(0);
+    expect(created[0]?.fallback).toBe('schema_violation');
+    expect(created[0]?.summary.method).toBe('extractive');
+  });
+
   it('C12: when the summarizer fails, the extractive fallback keeps the turn going', async () => {
     const fx = await createAgentFixture({
       window: 2048,

@@ -57,6 +57,11 @@ export interface FlushInput {
   /** The prefix to evict (`plan.evictableIds`). */
   evictIds: readonly MessageId[];
   previous?: Summary;
+  /**
+   * The system message of the agent's steps (the plan's first turn), for an engine that keeps a
+   * common prefix: the summary request then opens with it, so the engine keeps it (C26).
+   */
+  agentSystem?: string;
   signal?: AbortSignal;
 }
 
@@ -98,7 +103,7 @@ async function modelSummary(input: FlushInput, evicted: readonly Message[]): Pro
   const maxTokens = agent.budgets.summaryMaxTokens;
   const maxWords = Math.max(20, Math.floor(maxTokens * 0.7));
   const previous = input.previous?.text ?? '';
-  const skeleton = summaryPrompt(previous, '', maxWords);
+  const skeleton = summaryPrompt(previous, '', maxWords, input.agentSystem);
   const fixed = skeleton.reduce((sum, t) => sum + tokenizer.countMessage(t.role, t.content), 0);
   // The summarizer sees as much of the evicted text as fits beside its own output (C10).
   let room = input.window - maxTokens - fixed - tokenizer.countMessage('assistant', '');
@@ -111,13 +116,17 @@ async function modelSummary(input: FlushInput, evicted: readonly Message[]): Pro
     room -= cost;
   }
   const result = await input.engine.complete({
-    messages: summaryPrompt(previous, lines.join('\n'), maxWords),
+    messages: summaryPrompt(previous, lines.join('\n'), maxWords, input.agentSystem),
     maxTokens,
     temperature: 0,
     signal: input.signal,
   });
   const text = clipToTokens(result.text, tokenizer, maxTokens);
   if (text === '') throw new AppError('schema_violation', 'The model returned an empty summary.');
+  // A model that answered with a step (its system message asks for JSON) wrote no summary (C12).
+  if (text.startsWith('{')) {
+    throw new AppError('schema_violation', 'The model answered the summary request with JSON.');
+  }
   return text;
 }
 

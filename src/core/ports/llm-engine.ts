@@ -68,4 +68,11 @@ export interface LlmEngine {
   contextWindow(): Tokens;
   /** Exact once a model's tokenizer is loaded; a documented estimator before. */
   tokenizer(): Promise<Tokenizer>;
+  /**
+   * True when the loaded engine keeps the longest common token prefix of consecutive requests
+   * (llama.cpp in wllama, a model server); false or absent for web-llm, which keeps its cache
+   * only for a conversation continued message for message. The queue manager shapes its summary
+   * request by it (C26).
+   */
+  readonly prefixCache?: boolean;
 }

@@ -67,6 +67,8 @@ const positive = (value: unknown): number | null =>
  * retries, never memory (ADR 0121).
  */
 export class EndpointEngine implements LlmEngine {
+  /** llama.cpp server, vLLM and Ollama keep a common prompt prefix between requests (C26). */
+  readonly prefixCache = true;
   private loaded: string | null = null;
   private window: Tokens;
   private facts: ServerFacts | null = null;

@@ -35,6 +35,8 @@ export interface ScriptedEngineOptions {
    * `schema_violation`: a grammar-constrained engine could never produce it, so the script is wrong.
    */
   enforceSchema?: boolean;
+  /** What {@link ScriptedEngine.prefixCache} reports (default false, like web-llm). */
+  prefixCache?: boolean;
 }
 
 /**
@@ -66,6 +68,10 @@ export class ScriptedEngine implements LlmEngine {
 
   get modelId(): string | null {
     return this.loaded;
+  }
+
+  get prefixCache(): boolean {
+    return this.options.prefixCache ?? false;
   }
 
   /** Queues more replies. */

@@ -117,6 +117,8 @@ export function nativeFault(
  * common prefix with the previous request (nothing resets the context between requests).
  */
 export class WllamaEngine implements LlmEngine {
+  /** llama.cpp keeps the longest common token prefix of consecutive requests (C26). */
+  readonly prefixCache = true;
   private wllama: Wllama | null = null;
   private loaded: string | null = null;
   private vocab: GgufVocab | null = null;

@@ -24,6 +24,10 @@ export class MeteredEngine implements LlmEngine {
     return this.inner.modelId;
   }
 
+  get prefixCache(): boolean {
+    return this.inner.prefixCache ?? false;
+  }
+
   load(modelId: string, onProgress?: (p: LoadProgress) => void): Promise<void> {
     return this.inner.load(modelId, onProgress);
   }
