@@ -158,6 +158,14 @@ describe('queue manager', () => {
         expect(summary.messages[0]).toEqual(before.messages[0]);
         expect(summary.messages[1]?.content).toContain('[Memory manager, not the user]');
         expect(summary.messages[1]?.content).toContain('User: fact 0');
+        // A later flush finds the previous summary at the end of the system message and does
+        // not repeat it in the task.
+        const later = requests.filter((r) => !r.jsonSchema)[1];
+        expect(later?.messages[0]?.content).toContain('The user shared facts.');
+        expect(later?.messages[1]?.content).not.toContain('The user shared facts.');
+        expect(later?.messages[1]?.content).toContain(
+          '(the summary of earlier conversation above)',
+        );
       } else {
         expect(summary.messages[0]?.content).toMatch(/^You maintain the running summary/);
       }

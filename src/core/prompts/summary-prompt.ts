@@ -31,7 +31,8 @@ export function summaryPrompt(
       { role: 'system', content: agentSystem },
       {
         role: 'user',
-        content: `[Memory manager, not the user] ${summaryTask(maxWords)} Answer with the summary only: no JSON, no tool call.\n\n${summaryMaterial(previous, transcript)}`,
+        // The system message above already ends with the previous summary: not repeated here.
+        content: `[Memory manager, not the user] ${summaryTask(maxWords)} Answer with the summary only: no JSON, no tool call.\n\n${summaryMaterial(previous === '' ? '' : '(the summary of earlier conversation above)', transcript)}`,
       },
     ];
   }
