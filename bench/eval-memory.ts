@@ -19,7 +19,7 @@ import {
   type EvalPlan,
 } from '../src/core/eval/evaluate-conversation';
 import { costKey, evaluateLive, type CostRecord } from '../src/core/eval/evaluate-live';
-import { summarizeCost } from '../src/core/eval/turn-cost/turn-cost-meter';
+import { summarizeCost, webllmRatioFloor } from '../src/core/eval/turn-cost/turn-cost-meter';
 import type { StrategyName } from '../src/core/model';
 import type { Tokenizer } from '../src/core/ports/tokenizer';
 import { parseLocomo } from '../src/core/eval/parse-locomo';
@@ -250,7 +250,14 @@ async function runLivePath(ctx: EvalContext): Promise<EvalResult> {
     const row: Record<string, CostFigures> = {};
     for (const budget of ctx.plan.budgets) {
       const record = costs.get(costKey(strategy, budget));
-      if (record) row[String(budget)] = { ...summarizeCost(record.turns), flushes: record.flushes };
+      if (!record) continue;
+      const summary = summarizeCost(record.turns);
+      row[String(budget)] = {
+        ...summary,
+        flushes: record.flushes,
+        prompt_limit: record.promptLimit,
+        webllm_ratio_floor: webllmRatioFloor(record.promptLimit, summary.webllm_held_mean),
+      };
     }
     cost[strategy] = row;
   }

@@ -52,11 +52,21 @@ describe('eval:memory on a tiny LoCoMo-format file (fixture embedder, real adapt
       'prefill_webllm_p95',
       'prefill_lcp_p95',
       'webllm_resets',
+      'webllm_held_mean',
       'flushes',
+      'prompt_limit',
+      'webllm_ratio_floor',
     ]);
     // V34: every request web-llm prefilled in full is counted once, by why; the first is 'first'.
     expect(cost.webllm_resets.first).toBe(1);
-    expect(table).toMatch(/\| web-llm full prefills \(live\)/);
+    expect(table).toMatch(/\| web-llm full prefills \(live\) .*\| ratio: floor \/ measured/);
+    // V37: no layout reads less than the floor; the replay's own ratio is at or above it (the
+    // floor is rounded to two decimals).
+    expect(cost.prompt_limit).toBeGreaterThan(cost.webllm_held_mean);
+    expect(cost.webllm_ratio_floor).not.toBeNull();
+    expect(cost.prefill_webllm_mean / cost.new_tokens_mean).toBeGreaterThanOrEqual(
+      cost.webllm_ratio_floor! - 0.01,
+    );
     // The fixture's first speaker speaks four times: four turns of the loop, one step each.
     expect(cost.turns).toBe(4);
     expect(cost.steps_per_turn).toBe(1);

@@ -18,6 +18,10 @@ import type { CostSummary } from '../../src/core/eval/turn-cost/turn-cost-meter'
 /** `cost.<strategy>["<budget>"]`: per-turn means and p95 over the replay, and its flushes. */
 export interface CostFigures extends CostSummary {
   flushes: number;
+  /** The largest prompt the replay allowed (window less reply reserve, V37). */
+  prompt_limit: number;
+  /** The least `prefill_webllm` ÷ `new_tokens` any layout reaches with this held mean (V37). */
+  webllm_ratio_floor: number | null;
 }
 
 /** The figures of one path. */
@@ -166,8 +170,8 @@ export function evalMarkdown(result: EvalResult, plan: EvalPlan): string {
   if (result.cost) {
     lines.push(
       '',
-      `| web-llm full prefills (${result.path}) | budget | requests | why (V34) |`,
-      '|---|---|---|---|',
+      `| web-llm full prefills (${result.path}) | budget | requests | held (mean) | ratio: floor / measured (V37) | why (V34) |`,
+      '|---|---|---|---|---|---|',
     );
     for (const strategy of plan.strategies) {
       for (const b of plan.budgets) {
@@ -176,7 +180,11 @@ export function evalMarkdown(result: EvalResult, plan: EvalPlan): string {
         const causes = Object.entries(c.webllm_resets).sort((x, y) => (y[1] ?? 0) - (x[1] ?? 0));
         const total = causes.reduce((sum, [, n]) => sum + (n ?? 0), 0);
         const why = causes.map(([cause, n]) => `${cause} ${n}`).join(', ');
-        lines.push(`| ${strategy} | ${b} | ${total} | ${why || 'none'} |`);
+        const measured =
+          c.new_tokens_mean > 0 ? (c.prefill_webllm_mean / c.new_tokens_mean).toFixed(2) : '–';
+        lines.push(
+          `| ${strategy} | ${b} | ${total} | ${c.webllm_held_mean} | ${c.webllm_ratio_floor ?? '–'} / ${measured} | ${why || 'none'} |`,
+        );
       }
     }
   }

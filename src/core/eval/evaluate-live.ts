@@ -30,6 +30,8 @@ export interface LiveEvaluateDeps extends LiveReplayDeps {
 export interface CostRecord {
   turns: MeteredTurn[];
   flushes: number;
+  /** The largest prompt a replay allowed: its window less the reply reserve (V37). */
+  promptLimit: Tokens;
 }
 
 export const costKey = (strategy: StrategyName, budget: Tokens): string => `${strategy}.${budget}`;
@@ -59,9 +61,13 @@ export async function evaluateLive(
       for (const [reason, n] of Object.entries(replay.problems)) {
         summary.problems[`${key} replay ${reason}`] = n;
       }
-      const cost = costs.get(key) ?? { turns: [], flushes: 0 };
+      const cost: CostRecord = costs.get(key) ?? { turns: [], flushes: 0, promptLimit: 0 };
       cost.turns.push(...replay.meter.turns);
       cost.flushes += replay.flushes;
+      cost.promptLimit = Math.max(
+        cost.promptLimit,
+        replay.window - replay.agent.budgets.replyReserve,
+      );
       costs.set(key, cost);
 
       if (!searched) {

@@ -39,6 +39,11 @@ export interface CostSummary {
   prefill_lcp_p95: number;
   /** Requests web-llm prefilled in full, by why (V34). */
   webllm_resets: Partial<Record<ResetCause, number>>;
+  /**
+   * Mean tokens a request web-llm prefilled in full held from the request before it (its full
+   * prompt less its new tokens, V37): what each full prefill read again.
+   */
+  webllm_held_mean: number;
 }
 
 /** Means of one step position (or of summary requests) over a run. */
@@ -118,9 +123,11 @@ export function summarizeCost(all: readonly MeteredTurn[]): CostSummary {
   const lcp = turns.map((t) => sum(t, (r) => r.prefillLcp));
   const fresh = turns.map((t) => sum(t, (r) => r.newTokens));
   const resets: Partial<Record<ResetCause, number>> = {};
+  const held: number[] = [];
   for (const t of turns) {
     for (const r of t.requests) {
       if (r.resetCause) resets[r.resetCause] = (resets[r.resetCause] ?? 0) + 1;
+      if (!r.webllmReused) held.push(r.fullPrompt - r.newTokens);
     }
   }
   return {
@@ -134,7 +141,20 @@ export function summarizeCost(all: readonly MeteredTurn[]): CostSummary {
     prefill_webllm_p95: percentile(webllm, 0.95),
     prefill_lcp_p95: percentile(lcp, 0.95),
     webllm_resets: resets,
+    webllm_held_mean: round1(mean(held)),
   };
+}
+
+/**
+ * The least mean `prefill_webllm` ÷ mean `new_tokens` any prompt layout can reach when web-llm's
+ * full prefills hold `held` tokens on average and no request exceeds `limit` tokens (V37, ADR
+ * 0184): between two full prefills web-llm reads only appended messages, and those fit in what
+ * the first left of `limit`, so the ratio is at least `limit / (limit − held)`. Null when `held`
+ * reaches `limit` (no bound).
+ */
+export function webllmRatioFloor(limit: number, held: number): number | null {
+  if (held >= limit) return null;
+  return Math.round((limit / (limit - held)) * 100) / 100;
 }
 
 /** Means per step position (`"1"`, `"2"`, …) and for summary requests (`"summary"`). */
