@@ -17,7 +17,7 @@ import type { ToolRegistry } from '../tools/tool-registry';
 import type { MemoryChange, ToolOutcome } from '../tools/tool';
 import type { AgentDeps } from './agent-deps';
 import { agentDisplayName } from './display-names';
-import { partialMessage } from './partial-message';
+import { createMessageStream } from './message-stream';
 import { parseStep } from './parse-step';
 import type { Prepared } from './prepare-context';
 import { samplingOf } from './sampling';
@@ -69,8 +69,8 @@ function noteReads(list: UntrustedRead[], reads: readonly UntrustedRead[]): void
 export async function executeStep(input: StepInput): Promise<StepResult> {
   const { deps, agent, turn, step, tokenizer } = input;
   const { plan, specs, blocks } = input.prepared;
-  let streamed = '';
-  let shown: string | null = null;
+  // Constant work per piece whatever the reply's length (E80): no re-reading of the prefix.
+  const message = createMessageStream();
   // The same settings on every step, so web-llm keeps its KV cache (E27, E53).
   const { temperature, topP } = samplingOf(agent);
   const completion = await deps.engine.complete({
@@ -81,18 +81,13 @@ export async function executeStep(input: StepInput): Promise<StepResult> {
     jsonSchema: buildStepSchema(specs, agent.budgets.replyReserve),
     signal: input.signal,
     onDelta: (delta) => {
-      streamed += delta;
-      const text = partialMessage(streamed);
-      if (text !== null && text !== shown) {
-        shown = text;
+      const { text, grew } = message.push(delta);
+      if (text !== null && grew) {
         input.emit({ type: 'message.streamed', turnId: turn.id, step, text, done: false });
       }
     },
     // The engine starts the step over (ADR 0116): the next deltas are a new text.
-    onRestart: () => {
-      streamed = '';
-      shown = null;
-    },
+    onRestart: () => message.reset(),
   });
   const raw = completion.text;
   const parsed = parseStep(raw, input.registry, specs);
