@@ -20,6 +20,7 @@ import { agentDisplayName } from './display-names';
 import { createMessageStream } from './message-stream';
 import { parseStep } from './parse-step';
 import type { Prepared } from './prepare-context';
+import { readsInPrompt } from './prompt-reads';
 import { samplingOf } from './sampling';
 import { buildStepSchema } from './step-schema';
 import { newMessage } from './store-message';
@@ -41,8 +42,8 @@ export interface StepInput {
   /** Invalid steps in a row before this one. */
   invalidRun: number;
   /**
-   * The document passages the turn has read so far, newest first; this step adds what its
-   * prompt and its tool result show (C15).
+   * The document passages the turn has read so far, newest first; this step adds every one its
+   * prompt holds (from this turn or an earlier one, X230) and those its tool result shows (C15).
    */
   untrusted?: UntrustedRead[];
   signal?: AbortSignal;
@@ -92,10 +93,10 @@ export async function executeStep(input: StepInput): Promise<StepResult> {
   const raw = completion.text;
   const parsed = parseStep(raw, input.registry, specs);
   const untrusted = input.untrusted ?? [];
-  noteReads(
-    untrusted,
-    plan.memories.flatMap((m) => (m.untrusted ? [m.untrusted] : [])),
-  );
+  // Every document passage the prompt holds — recalled now, kept in an earlier message, or in a
+  // search result still in the queue — marks an edit of this step (C15, X230).
+  const recalled = plan.memories.flatMap((m) => (m.untrusted ? [m.untrusted] : []));
+  noteReads(untrusted, await readsInPrompt(plan.prompt, deps.store, [...recalled, ...untrusted]));
   let outcome: ToolOutcome;
   if (parsed.type === 'call') {
     outcome = await parsed.tool.run(parsed.arguments, {
