@@ -52,11 +52,19 @@ export class BackupWorkerClient extends OptionalWorkerClient<BackupApi> {
   }
 }
 
-/** The backup worker as an RPC connection factory (a new worker on every restart). */
+/**
+ * The backup worker as an RPC connection factory (a new worker on every restart). Its life is
+ * watched through a Web Lock (X241): a worker killed mid-write has no `error` event, and the
+ * import would otherwise wait for ever.
+ */
 export function backupWorkerConnection(): () => RpcConnection {
   return workerConnection(
-    () =>
-      new Worker(new URL('../../workers/backup.worker.ts', import.meta.url), { type: 'module' }),
+    (name) =>
+      new Worker(new URL('../../workers/backup.worker.ts', import.meta.url), {
+        type: 'module',
+        name: name ?? '',
+      }),
+    { lifeLock: true },
   );
 }
 
