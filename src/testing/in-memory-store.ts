@@ -27,6 +27,7 @@ import type {
   Applied,
   ChangeSet,
   DeletedConversation,
+  DeletedMessageRows,
   MemoryStore,
   MessageQuery,
   PassageQuery,
@@ -191,14 +192,50 @@ export class InMemoryStore implements MemoryStore {
     const others = this.summaries.filter((x) => conversationOf(x) !== id);
     this.summaries.splice(0, this.summaries.length, ...others);
     this.conversations.delete(id);
-    return Promise.resolve({ conversation: clone(conversation), messages, summaries });
+    const dependent = this.deleteDependents(
+      conversation.agentId,
+      new Set(messages.map((m) => m.id)),
+    );
+    return Promise.resolve({
+      conversation: clone(conversation),
+      messages,
+      summaries,
+      ...dependent,
+    });
+  }
+
+  /** The turns these messages triggered and their steps, deleted with them (S40). */
+  private deleteDependents(
+    agentId: AgentId,
+    ids: ReadonlySet<MessageId>,
+  ): Pick<DeletedMessageRows, 'turns' | 'steps'> {
+    const turns = [...this.turns.values()]
+      .filter((t) => t.agentId === agentId && ids.has(t.triggerMessageId))
+      .sort((a, b) => a.startedAt - b.startedAt);
+    const gone = new Set(turns.map((t) => t.id));
+    for (const t of turns) this.turns.delete(t.id);
+    const steps = this.steps.filter((x) => gone.has(x.turnId));
+    const kept = this.steps.filter((x) => !gone.has(x.turnId));
+    this.steps.splice(0, this.steps.length, ...kept);
+    return { turns: turns.map(clone), steps: steps.map(clone) };
+  }
+
+  /** Puts turns and steps back (undo); false, changing nothing, when a turn id is taken. */
+  private canRestoreDependents(rows: Pick<DeletedMessageRows, 'turns'>): boolean {
+    return !rows.turns.some((t) => this.turns.has(t.id));
+  }
+
+  private restoreDependents(rows: Pick<DeletedMessageRows, 'turns' | 'steps'>): void {
+    for (const t of rows.turns) this.turns.set(t.id, clone(t));
+    this.steps.push(...rows.steps.map(clone));
   }
 
   restoreConversation(deleted: DeletedConversation): Promise<void> {
     const { conversation } = deleted;
     if (
       this.conversations.has(conversation.id) ||
-      deleted.messages.some((m) => this.messages.has(m.id))
+      deleted.messages.some((m) => this.messages.has(m.id)) ||
+      !this.canRestoreDependents(deleted)
     )
       return Promise.reject(
         new AppError(
@@ -215,6 +252,7 @@ export class InMemoryStore implements MemoryStore {
     this.byAgent.set(conversation.agentId, list);
     for (const m of list) this.messages.set(m.id, m);
     this.summaries.push(...deleted.summaries.map(clone));
+    this.restoreDependents(deleted);
     return Promise.resolve();
   }
 
@@ -294,7 +332,7 @@ export class InMemoryStore implements MemoryStore {
     return Promise.resolve(this.lastSeqOf(agentId));
   }
 
-  deleteMessages(ids: MessageId[]): Promise<Message[]> {
+  deleteMessages(ids: MessageId[]): Promise<DeletedMessageRows> {
     const removed = ids
       .flatMap((id) => {
         const message = this.messages.get(id);
@@ -310,10 +348,22 @@ export class InMemoryStore implements MemoryStore {
         list.filter((m) => m.id !== message.id),
       );
     }
-    return Promise.resolve(removed.map(clone));
+    const deleted: DeletedMessageRows = { messages: removed.map(clone), turns: [], steps: [] };
+    for (const agentId of new Set(removed.map((m) => m.agentId))) {
+      const mine = new Set(removed.filter((m) => m.agentId === agentId).map((m) => m.id));
+      const dependent = this.deleteDependents(agentId, mine);
+      deleted.turns.push(...dependent.turns);
+      deleted.steps.push(...dependent.steps);
+    }
+    return Promise.resolve(deleted);
   }
 
-  restoreMessages(messages: Message[]): Promise<void> {
+  restoreMessages(deleted: DeletedMessageRows): Promise<void> {
+    const { messages } = deleted;
+    if (!this.canRestoreDependents(deleted))
+      return Promise.reject(
+        new AppError('invalid_argument', 'A turn of these messages is already there.'),
+      );
     for (const message of messages) {
       const taken =
         this.messages.has(message.id) ||
@@ -335,6 +385,7 @@ export class InMemoryStore implements MemoryStore {
       this.messages.set(copy.id, copy);
       this.seqMark.set(message.agentId, Math.max(this.lastSeqOf(message.agentId), copy.seq));
     }
+    this.restoreDependents(deleted);
     return Promise.resolve();
   }
 
@@ -427,12 +478,19 @@ export class InMemoryStore implements MemoryStore {
     return Promise.resolve(
       [...this.turns.values()]
         .filter((t) => t.agentId === agentId && (status === undefined || t.status === status))
+        // Oldest first, as the Dexie store lists them (an undone delete puts turns back late).
+        .sort((a, b) => a.startedAt - b.startedAt)
         .map(clone),
     );
   }
 
   listSteps(turnId: TurnId): Promise<StepRecord[]> {
-    return Promise.resolve(this.steps.filter((s) => s.turnId === turnId).map(clone));
+    return Promise.resolve(
+      this.steps
+        .filter((s) => s.turnId === turnId)
+        .sort((a, b) => a.step - b.step)
+        .map(clone),
+    );
   }
 
   getSetting<T>(key: string): Promise<T | undefined> {

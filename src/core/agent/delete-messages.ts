@@ -4,7 +4,7 @@
  * as the store's in-context messages, so a deleted row has left it and a restored one (with its
  * `inContext` flag) is back in it.
  */
-import type { AgentId, Message, MessageId } from '../model';
+import type { AgentId, Message, MessageId, StepRecord, TurnRecord } from '../model';
 import type { MemorySearch } from '../ports/memory-search';
 import type { MemoryStore } from '../ports/memory-store';
 
@@ -13,10 +13,15 @@ export interface DeleteMessagesDeps {
   search: Pick<MemorySearch, 'removeMessages' | 'indexMessages'>;
 }
 
-/** What Undo needs: the deleted rows, whole. */
+/**
+ * What Undo needs: the deleted rows, whole — the messages, and the turns they triggered with
+ * their steps (S40).
+ */
 export interface DeletedMessages {
   agentId: AgentId;
   messages: Message[];
+  turns: TurnRecord[];
+  steps: StepRecord[];
 }
 
 export async function deleteMessages(
@@ -25,18 +30,27 @@ export async function deleteMessages(
   ids: MessageId[],
 ): Promise<DeletedMessages> {
   const removed = await deps.store.deleteMessages(ids);
-  const mine = removed.filter((m) => m.agentId === agentId);
+  const mine = removed.messages.filter((m) => m.agentId === agentId);
   await deps.search.removeMessages(
     agentId,
     mine.map((m) => m.id),
   );
-  return { agentId, messages: mine };
+  return {
+    agentId,
+    messages: mine,
+    turns: removed.turns.filter((t) => t.agentId === agentId),
+    steps: removed.steps.filter((x) => x.agentId === agentId),
+  };
 }
 
 export async function restoreMessages(
   deps: DeleteMessagesDeps,
   deleted: DeletedMessages,
 ): Promise<void> {
-  await deps.store.restoreMessages(deleted.messages);
+  await deps.store.restoreMessages({
+    messages: deleted.messages,
+    turns: deleted.turns,
+    steps: deleted.steps,
+  });
   await deps.search.indexMessages(deleted.messages);
 }

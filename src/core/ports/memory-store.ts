@@ -98,6 +98,21 @@ export interface DeletedConversation {
   conversation: Conversation;
   messages: Message[];
   summaries: Summary[];
+  /** The turns its messages triggered, deleted with them, and those turns' steps (S40). */
+  turns: TurnRecord[];
+  steps: StepRecord[];
+}
+
+/**
+ * What {@link MemoryStore.deleteMessages} removed, row for row, for an undo: the messages, and
+ * the turns they triggered with those turns' steps (S40). A turn whose trigger is gone would
+ * refer to nothing: the chat cannot show it, Retry cannot run it, and a backup holding it could
+ * not be imported.
+ */
+export interface DeletedMessageRows {
+  messages: Message[];
+  turns: TurnRecord[];
+  steps: StepRecord[];
 }
 
 /** Row counts and approximate bytes of one tier. */
@@ -134,7 +149,9 @@ export interface MemoryStore {
   getConversation(id: ConversationId): Promise<Conversation | undefined>;
   /**
    * Deletes a conversation with its messages and summaries in one transaction and returns them;
-   * core blocks and archival memory (the agent's) stay. Rejects with `not_found`.
+   * core blocks and archival memory (the agent's) stay. The turns its messages triggered go too,
+   * with their steps and the messages' vectors, as {@link deleteMessages} does (S40). Rejects
+   * with `not_found`.
    */
   deleteConversation(id: ConversationId): Promise<DeletedConversation>;
   /** Puts a deleted conversation back (undo), rows as they were, in one transaction. */
@@ -150,16 +167,19 @@ export interface MemoryStore {
   lastSeq(agentId: AgentId): Promise<number>;
   /**
    * Deletes these messages (of one agent) in one transaction and resolves with the removed rows,
-   * whole, in seq order: hand them to {@link restoreMessages} to undo. Unknown ids are ignored.
-   * A deleted seq is never handed out again (the store keeps a high-water mark), so a restore
-   * cannot collide with a message written after the delete (S22, ADR 0143).
+   * whole, messages in seq order: hand them to {@link restoreMessages} to undo. Unknown ids are
+   * ignored. A deleted seq is never handed out again (the store keeps a high-water mark), so a
+   * restore cannot collide with a message written after the delete (S22, ADR 0143). The turns
+   * the messages triggered go with them, with their steps, and a store that keeps message
+   * vectors drops theirs: nothing left refers to a deleted message (S40, ADR 0185).
    */
-  deleteMessages(ids: MessageId[]): Promise<Message[]>;
+  deleteMessages(ids: MessageId[]): Promise<DeletedMessageRows>;
   /**
-   * Puts messages removed by {@link deleteMessages} back with their own ids and seqs, in one
+   * Puts rows removed by {@link deleteMessages} back with their own ids and seqs, in one
    * transaction. A message whose id or seq is taken aborts the whole restore (`invalid_argument`).
+   * Vectors are not put back: search embeds the restored messages again.
    */
-  restoreMessages(messages: Message[]): Promise<void>;
+  restoreMessages(deleted: DeletedMessageRows): Promise<void>;
 
   /** The newest summary of the conversation (of any of the agent's when none is named). */
   latestSummary(agentId: AgentId, conversationId?: ConversationId): Promise<Summary | undefined>;

@@ -24,6 +24,7 @@ import type {
   Applied,
   ChangeSet,
   DeletedConversation,
+  DeletedMessageRows,
   MemoryStore,
   MessageQuery,
   PassageQuery,
@@ -47,6 +48,7 @@ import { nativeVersion, newerVersionError } from './newer-version';
 import { readTierStats, readVectorStats } from './store-stats';
 import { toStorageError } from './storage-error';
 import { appendVectors } from './vector-rows';
+import { deleteDependentRows, restoreDependentRows } from './dependent-rows';
 
 /**
  * The memory store over IndexedDB (Dexie 4). Implements the `MemoryStore` port plus the
@@ -186,31 +188,47 @@ export class DexieMemoryStore implements MemoryStore, VectorStore {
     const db = this.db;
     return this.write(
       'delete conversation',
-      [db.conversations, db.messages, db.summaries, db.settings],
-      () => deleteConversationRows(db, id),
+      [db.conversations, db.messages, db.summaries, db.settings, db.turns, db.steps, db.vectors],
+      async () => {
+        const deleted = await deleteConversationRows(db, id);
+        return { ...deleted, ...(await deleteDependentRows(db, deleted.messages)) };
+      },
     );
   }
 
   async restoreConversation(deleted: DeletedConversation): Promise<void> {
     this.requireConversations();
     const db = this.db;
-    await this.write('restore conversation', [db.conversations, db.messages, db.summaries], () =>
-      restoreConversationRows(db, deleted),
+    await this.write(
+      'restore conversation',
+      [db.conversations, db.messages, db.summaries, db.turns, db.steps],
+      async () => {
+        await restoreConversationRows(db, deleted);
+        await restoreDependentRows(db, deleted);
+      },
     );
   }
 
-  async deleteMessages(ids: MessageId[]): Promise<Message[]> {
+  async deleteMessages(ids: MessageId[]): Promise<DeletedMessageRows> {
     const db = this.db;
-    if (ids.length === 0) return [];
-    return this.write('delete messages', [db.messages, db.settings], () =>
-      deleteMessageRows(db, ids),
+    if (ids.length === 0) return { messages: [], turns: [], steps: [] };
+    return this.write(
+      'delete messages',
+      [db.messages, db.settings, db.turns, db.steps, db.vectors],
+      async () => {
+        const messages = await deleteMessageRows(db, ids);
+        return { messages, ...(await deleteDependentRows(db, messages)) };
+      },
     );
   }
 
-  async restoreMessages(messages: Message[]): Promise<void> {
+  async restoreMessages(deleted: DeletedMessageRows): Promise<void> {
     const db = this.db;
-    if (messages.length === 0) return;
-    await this.write('restore messages', [db.messages], () => restoreMessageRows(db, messages));
+    if (deleted.messages.length === 0 && deleted.turns.length === 0) return;
+    await this.write('restore messages', [db.messages, db.turns, db.steps], async () => {
+      await restoreMessageRows(db, deleted.messages);
+      await restoreDependentRows(db, deleted);
+    });
   }
 
   getAgent(id: AgentId): Promise<Agent | undefined> {

@@ -74,11 +74,14 @@ export async function touchConversations(
   }
 }
 
-/** Deletes a conversation with its messages and summaries, returned whole for undo. */
+/**
+ * Deletes a conversation with its messages and summaries, returned whole for undo; the store
+ * then deletes what refers to those messages (`deleteDependentRows`, S40).
+ */
 export async function deleteConversationRows(
   db: LociDb,
   id: ConversationId,
-): Promise<DeletedConversation> {
+): Promise<Omit<DeletedConversation, 'turns' | 'steps'>> {
   const conversation = await db.conversations.get(id);
   if (!conversation) throw new AppError('not_found', `No conversation with id "${id}".`);
   await markSeq(db, conversation.agentId);
@@ -112,7 +115,10 @@ export async function restoreConversationRows(
   await db.summaries.bulkAdd(deleted.summaries);
 }
 
-/** Deletes messages, returned whole in seq order for undo (messages, settings). */
+/**
+ * Deletes messages, returned whole in seq order for undo (messages, settings); the store then
+ * deletes what refers to them (`deleteDependentRows`, S40).
+ */
 export async function deleteMessageRows(db: LociDb, ids: MessageId[]): Promise<Message[]> {
   const rows = (await db.messages.bulkGet(ids)).filter((r): r is MessageRow => r !== undefined);
   const removed = rows.map(fromRow).sort((a, b) => a.seq - b.seq);
