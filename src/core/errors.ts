@@ -43,6 +43,9 @@ export type ErrorCode =
   | 'endpoint_no_json_schema'
   | 'endpoint_stream_cut'
   | 'endpoint_failed'
+  | 'endpoint_stalled'
+  | 'endpoint_redirect'
+  | 'reply_too_long'
   | 'internal';
 
 /** The plain-data form of an {@link AppError}, as it crosses a worker boundary. */

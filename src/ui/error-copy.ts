@@ -182,6 +182,21 @@ const COPY: Record<ErrorCode, ErrorCopy> = {
     what: 'Your model server returned an error.',
     action: 'Read the server’s message below, fix it on the server, then Retry.',
   },
+  endpoint_stalled: {
+    what: 'Your model server stopped sending anything, so Loci stopped waiting; nothing of the reply was saved.',
+    action:
+      'Check that the server is still running (and not stuck reading a long prompt), then press Retry.',
+  },
+  endpoint_redirect: {
+    what: 'Your model server answered with a redirect to another address; Loci does not follow it, so your conversation was not sent there.',
+    action:
+      'Enter the server’s final address on the Models screen (Use my own model server), then Retry.',
+  },
+  reply_too_long: {
+    what: 'The model kept writing far past the length Loci asked for, so Loci stopped it; nothing of the reply was saved.',
+    action:
+      'Press Retry; if it happens again, check the model server’s settings (it may ignore max_tokens) or pick another model.',
+  },
   internal: {
     what: 'Something went wrong inside Loci.',
     action: 'Try again; if it repeats, reload the page. Your saved data is unchanged.',
