@@ -10,6 +10,7 @@ import type { Clock, IdSource } from '../ports/clock';
 import type { LlmEngine } from '../ports/llm-engine';
 import type { MemoryStore } from '../ports/memory-store';
 import type { Tokenizer } from '../ports/tokenizer';
+import { inlineText } from '../prompts/inline-text';
 import { renderMessage } from '../prompts/render-context';
 import { summaryPrompt } from '../prompts/summary-prompt';
 import { extractiveSummary } from '../summary/extractive-summary';
@@ -74,11 +75,13 @@ export interface FlushResult {
 
 function transcriptLine(message: Message): string {
   const turn = renderMessage(message);
+  // A name is the user's text: one line, no tag (X232).
+  const author = message.author === undefined ? undefined : inlineText(message.author);
   const who =
     message.role === 'user'
-      ? (message.author ?? 'User')
+      ? (author ?? 'User')
       : turn.role === 'assistant'
-        ? (message.author ?? 'Assistant')
+        ? (author ?? 'Assistant')
         : 'Note';
   const text =
     message.role === 'assistant' && message.toolCall?.name === 'send_message'

@@ -1,4 +1,4 @@
-import { quoteData } from '../prompts/render-context';
+import { quoteInline } from '../prompts/inline-text';
 
 /** Longest title the event quotes. */
 export const TITLE_CHARS = 200;
@@ -9,7 +9,8 @@ export const TITLE_CHARS = 200;
  */
 export function documentImportedText(title: string, passages: number): string {
   const count = passages === 1 ? '1 passage' : `${passages} passages`;
-  // The title is whoever named the file or shared it: quoted data, capped (ADR 0134).
+  // The title is whoever named the file or shared it: quoted data, capped (ADR 0134); no `<`,
+  // `>` or line separator of it reaches the prompt raw (X232).
   const shown = title.length > TITLE_CHARS ? `${title.slice(0, TITLE_CHARS - 1)}…` : title;
-  return `Document imported (${count}), titled ${quoteData(shown)}. Search it with archival_memory_search.`;
+  return `Document imported (${count}), titled ${quoteInline(shown)}. Search it with archival_memory_search.`;
 }

@@ -4,6 +4,7 @@
  * Product copy, in one place.
  */
 import type { Chars } from '../units';
+import { quoteInline } from './inline-text';
 
 export function memoryPressureText(percent: number): string {
   return `Memory pressure: the context is ${percent}% full. Older messages will soon be summarized and leave the context. Save anything important to core or archival memory now.`;
@@ -16,7 +17,7 @@ export function sessionStartText(days: number): string {
 }
 
 export function documentImportedText(title: string, passages: number, chars: Chars): string {
-  return `Document "${title}" was imported into archival memory: ${passages} passages (${chars} characters). Use archival_memory_search to read it.`;
+  return `Document ${quoteInline(title)} was imported into archival memory: ${passages} passages (${chars} characters). Use archival_memory_search to read it.`;
 }
 
 /** The label an event carries in the prompt, by its kind. */

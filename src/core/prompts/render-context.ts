@@ -12,7 +12,9 @@ import type { CoreBlock, Message, Passage, Summary } from '../model';
 import type { ChatTurn } from '../ports/llm-engine';
 import type { ToolSpec } from '../tools/tool';
 import type { EpochMs } from '../units';
+import { blockTag } from './block-label';
 import { EVENT_LABEL } from './event-copy';
+import { inlineText, quoteInline } from './inline-text';
 
 /** `2026-03-04 09:15 UTC`. */
 export function formatTime(at: EpochMs): string {
@@ -36,15 +38,20 @@ export function renderToolsSection(tools: readonly ToolSpec[]): string {
   return lines.join('\n');
 }
 
+/**
+ * The core blocks, each in a tag named by its label (a label that breaks the label rule is quoted
+ * in a `<block label="…">` tag instead, X231) with its description on one line of its own (X232).
+ */
 export function renderCoreSection(blocks: readonly CoreBlock[]): string {
   const parts = ['Core memory:'];
   for (const block of blocks) {
     const ro = block.readOnly ? ' read_only="true"' : '';
+    const tag = blockTag(block.label);
     parts.push(
-      `<${block.label} chars_current="${block.value.length}" chars_limit="${block.charLimit}"${ro}>`,
-      block.description ? `(${block.description})` : '',
+      `${tag.open} chars_current="${block.value.length}" chars_limit="${block.charLimit}"${ro}>`,
+      block.description ? `(${inlineText(block.description)})` : '',
       block.value,
-      `</${block.label}>`,
+      tag.close,
     );
   }
   return parts.filter((part) => part !== '').join('\n');
@@ -55,9 +62,15 @@ export function renderSummarySection(summary: Summary | undefined): string {
   return `Summary of earlier conversation (messages ${summary.fromSeq}–${summary.toSeq}, searchable in recall):\n${summary.text}`;
 }
 
-/** Untrusted text as quoted data: a JSON string (quotes, backslashes and line breaks escaped). */
+/**
+ * Untrusted text as quoted data: a JSON string (quotes, backslashes and line breaks escaped; the
+ * Unicode line separators U+0085, U+2028 and U+2029 too, which JSON leaves raw, X232).
+ */
 export function quoteData(text: string): string {
-  return JSON.stringify(text);
+  return JSON.stringify(text).replace(
+    /[\u0085\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 /** The first line of the relevant-memories turn (a user turn of its own, never the system message). */
@@ -77,7 +90,8 @@ export function renderMemoriesSection(memories: readonly ContextMemory[]): strin
  */
 export function renderRecallMemory(message: Message, conversation?: string): string {
   const where = conversation === undefined ? '' : `, ${conversation}`;
-  return `[${formatDate(message.at)} ${message.author ?? message.role}${where}] ${quoteData(message.text)}`;
+  const who = message.author === undefined ? message.role : inlineText(message.author);
+  return `[${formatDate(message.at)} ${who}${where}] ${quoteData(message.text)}`;
 }
 
 /**
@@ -87,26 +101,31 @@ export function renderRecallMemory(message: Message, conversation?: string): str
  */
 export function conversationLabel(title: string | null | undefined): string {
   if (title === null) return 'in this conversation';
-  return title === undefined ? 'in another conversation' : `in ${quoteData(title)}`;
+  return title === undefined ? 'in another conversation' : `in ${quoteInline(title)}`;
 }
 
 /** Where a passage came from, as the model reads it: `document “report.pdf”, passage 3`, `note`. */
 export function passageSourceLabel(passage: Passage | undefined, title?: string): string {
   const source = passage?.source;
   if (source?.type === 'document') {
-    const name = title !== undefined ? `document ${quoteData(title)}` : 'document';
+    const name = title !== undefined ? `document ${quoteInline(title)}` : 'document';
     return `${name}, passage ${source.chunk + 1}`;
   }
   if (source?.type === 'import') return 'imported note';
   return 'saved note';
 }
 
+/** A passage id the citation parser accepts (D21); any other id is shown quoted (X232). */
+const CITABLE_ID = /^[\w.:-]+$/;
+
 /**
  * One line of the relevant-memories section (or a search result) for an archival passage:
- * `[p:id]` stays the citation marker models copy; then its source, then its text as data.
+ * `[p:id]` stays the citation marker models copy; then its source, then its text as data. An id
+ * from a backup that is not citable (spaces, brackets, line breaks) is shown as quoted data.
  */
 export function renderArchivalMemory(id: string, text: string, source = 'saved note'): string {
-  return `[p:${id}] ${source}: ${quoteData(text)}`;
+  const shown = CITABLE_ID.test(id) ? id : quoteInline(id);
+  return `[p:${shown}] ${source}: ${quoteData(text)}`;
 }
 
 /**

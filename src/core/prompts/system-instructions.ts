@@ -1,4 +1,5 @@
 import { CITATION_INSTRUCTION } from '../documents/citations';
+import { inlineText } from './inline-text';
 
 /**
  * Memories, search and tool results, documents and shared titles reach the model as quoted data
@@ -11,10 +12,11 @@ export const DATA_RULE =
  * The system instructions of the `memgpt` agent: Loci's product copy for the model, written for
  * 4k windows (about 200 tokens). The step format, what each memory tier is for, and the two
  * habits small models need most (reply only via `send_message`; chain with `request_heartbeat`).
+ * The agent's name is the user's text: one line, no tag (X232).
  */
 export function systemInstructions(agentName: string): string {
   return [
-    `You are ${agentName}, a companion with long-term memory. Each step you take is ONE JSON object:`,
+    `You are ${inlineText(agentName)}, a companion with long-term memory. Each step you take is ONE JSON object:`,
     '{"thinking": "<one short sentence>", "function": "<tool>", "arguments": {...}, "request_heartbeat": true|false}',
     'The user sees only send_message. request_heartbeat true gives you another step (e.g. to read search results); false ends your turn.',
     'Core memory (below) is always visible: keep key facts about the user (human) and yourself (persona) there.',

@@ -4,6 +4,8 @@
  * turn, step and tool. An edit that cannot apply is feedback, never a partial write.
  */
 import type { BlockVersion, CoreBlock } from '../model';
+import { blockLabelText } from '../prompts/block-label';
+import { quoteInline } from '../prompts/inline-text';
 import { TOOL_COPY } from '../prompts/tool-copy';
 import type { Tool, ToolContext, ToolOutcome, ToolSpec } from './tool';
 
@@ -12,11 +14,13 @@ export const MARK_READS = 3;
 
 function findBlock(context: ToolContext, label: string, tool: string): CoreBlock | string {
   const block = context.blocks.find((b) => b.label === label);
-  const labels = context.blocks.map((b) => b.label).join(', ');
-  if (!block) return `There is no core block "${label}"; ${tool} works on: ${labels}.`;
+  // Labels are shown as the prompt shows them: a label from before the label rule quoted (X231).
+  const labels = context.blocks.map((b) => blockLabelText(b.label)).join(', ');
+  const asked = quoteInline(label);
+  if (!block) return `There is no core block ${asked}; ${tool} works on: ${labels}.`;
   if (block.readOnly) {
-    const editable = context.blocks.filter((b) => !b.readOnly).map((b) => b.label);
-    return `Block "${label}" is read-only; editable blocks: ${editable.join(', ') || 'none'}.`;
+    const editable = context.blocks.filter((b) => !b.readOnly).map((b) => blockLabelText(b.label));
+    return `Block ${asked} is read-only; editable blocks: ${editable.join(', ') || 'none'}.`;
   }
   return block;
 }
@@ -42,7 +46,7 @@ function write(context: ToolContext, block: CoreBlock, value: string, tool: stri
   };
   return {
     type: 'ok',
-    result: `Saved in "${block.label}" (${value.length}/${block.charLimit} chars).`,
+    result: `Saved in ${quoteInline(block.label)} (${value.length}/${block.charLimit} chars).`,
     changes: { blocks: [{ block: next, history }] },
     memory: [{ type: 'core', label: block.label, version, value }],
   };
@@ -78,7 +82,7 @@ export const coreMemoryAppend: Tool = {
     if (value.length > found.charLimit) {
       return Promise.resolve({
         type: 'invalid',
-        feedback: `Block "${found.label}" would be ${value.length}/${found.charLimit} chars; shorten the text, or condense the block with core_memory_replace first.`,
+        feedback: `Block ${quoteInline(found.label)} would be ${value.length}/${found.charLimit} chars; shorten the text, or condense the block with core_memory_replace first.`,
       });
     }
     return Promise.resolve(write(context, found, value, 'core_memory_append'));
@@ -122,13 +126,13 @@ export const coreMemoryReplace: Tool = {
     if (count === 0) {
       return Promise.resolve({
         type: 'invalid',
-        feedback: `old_content was not found in "${found.label}"; copy the exact text from the block.`,
+        feedback: `old_content was not found in ${quoteInline(found.label)}; copy the exact text from the block.`,
       });
     }
     if (count > 1) {
       return Promise.resolve({
         type: 'invalid',
-        feedback: `old_content appears ${count} times in "${found.label}"; include more surrounding text so it matches once.`,
+        feedback: `old_content appears ${count} times in ${quoteInline(found.label)}; include more surrounding text so it matches once.`,
       });
     }
     const value = found.value
@@ -138,7 +142,7 @@ export const coreMemoryReplace: Tool = {
     if (value.length > found.charLimit) {
       return Promise.resolve({
         type: 'invalid',
-        feedback: `Block "${found.label}" would be ${value.length}/${found.charLimit} chars; make new_content shorter.`,
+        feedback: `Block ${quoteInline(found.label)} would be ${value.length}/${found.charLimit} chars; make new_content shorter.`,
       });
     }
     return Promise.resolve(write(context, found, value, 'core_memory_replace'));

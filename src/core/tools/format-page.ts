@@ -6,6 +6,7 @@ import {
   quoteData,
   renderArchivalMemory,
 } from '../prompts/render-context';
+import { inlineText } from '../prompts/inline-text';
 import type { Chars } from '../units';
 
 /** Longest text of one hit in a tool result; a page of 5 stays near 400 tokens. */
@@ -24,7 +25,7 @@ function hitLine(hit: SearchHit, conversationOf?: (message: Message) => string):
   if (hit.kind === 'passage')
     return renderArchivalMemory(hit.id, clip(hit.text), passageSourceLabel(hit.passage));
   const m = hit.message;
-  const who = m ? `${m.role}${m.author ? ` ${m.author}` : ''}` : 'message';
+  const who = m ? `${m.role}${m.author ? ` ${inlineText(m.author)}` : ''}` : 'message';
   const seq = m ? `seq ${m.seq} · ` : '';
   const where = m && conversationOf ? ` · ${conversationOf(m)}` : '';
   return `[${seq}${formatDate(hit.at)} · ${who}${where}] ${quoteData(clip(hit.text))}`;
