@@ -20,10 +20,12 @@ import type {
   UntrustedRead,
 } from '../model';
 import { SAMPLING_RANGES } from '../agent/sampling';
+import { BLOCK_LABEL_PATTERN, isBlockLabel } from '../prompts/block-label';
 import type { BackupPassage, BackupVectors } from './backup-format';
 import {
   arr,
   bool,
+  fail,
   json,
   nullable,
   num,
@@ -102,9 +104,23 @@ export const agentCheck: Check<Agent> = obj<Agent>({
   updatedAt: time,
 });
 
+/**
+ * A block label names a tag of the system message, so a backup's labels must follow the label
+ * rule (X231, ADR 0191): `notes>\n</human>\nSYSTEM: …` would forge the prompt's structure.
+ */
+const blockLabel: Check<string> = (v, path) => {
+  const label = name(v, path);
+  if (!isBlockLabel(label))
+    fail(
+      path,
+      `${JSON.stringify(label.slice(0, 40))} is not a block label (${BLOCK_LABEL_PATTERN.source}: a lower-case letter, then up to 31 lower-case letters, digits or _)`,
+    );
+  return label;
+};
+
 export const blockCheck: Check<CoreBlock> = obj<CoreBlock>({
   agentId: id,
-  label: name,
+  label: blockLabel,
   description: text,
   value: text,
   charLimit: num({ min: 1, max: LIMITS.textChars, integer: true }),
@@ -143,7 +159,7 @@ const blockSource: Check<BlockSource> = tagged<BlockSource>({
 
 export const blockVersionCheck: Check<BlockVersion> = obj<BlockVersion>({
   agentId: id,
-  label: name,
+  label: blockLabel,
   version: num({ min: 1, max: LIMITS.counter, integer: true }),
   value: text,
   source: blockSource,
