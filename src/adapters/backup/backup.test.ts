@@ -213,10 +213,10 @@ describe('backup', () => {
       'tables.steps[0].turnId',
     ],
     [
-      'turn trigger missing',
-      (f) => void (f.tables.turns[0]!.triggerMessageId = 'ghost'),
+      "turn triggered by another agent's message",
+      (f) => void (f.tables.turns[0]!.triggerMessageId = 'b-m1'),
       'backup_invalid',
-      'tables.turns[0].triggerMessageId',
+      'tables.turns[0].agentId',
     ],
     [
       'block without history',
@@ -243,10 +243,16 @@ describe('backup', () => {
       'embedding',
     ],
     [
-      'vector of unknown message',
-      (f) => void (f.tables.vectors[0]!.ids[0] = 'ghost'),
+      "vector of another agent's message",
+      (f) => void (f.tables.vectors[0]!.ids[0] = 'b-m1'),
       'backup_invalid',
       'tables.vectors[0].ids[0]',
+    ],
+    [
+      'step of a turn never in the file',
+      (f) => void (f.tables.steps[0]!.turnId = 'ghost'),
+      'backup_invalid',
+      'tables.steps[0].turnId',
     ],
     [
       'vector data length',
@@ -300,6 +306,27 @@ describe('backup', () => {
       expect(await readBackupTables(store)).toEqual(before);
     });
   }
+
+  it('S41: a file of an earlier version whose turn and vector refer to a deleted message imports, those records left out and counted', async () => {
+    const source = await populated();
+    const file = JSON.parse(await exportBackup(source)) as BackupFile;
+    // What earlier versions wrote after "Delete" on a-m1: the message gone, its turn, the turn's
+    // step and the message's vector still there.
+    file.tables.messages = file.tables.messages.filter((m) => m.id !== 'a-m1');
+    file.tables.settings.push({ key: 'seqMark:a', value: 3 });
+    const target = await fresh();
+    const summary = await importBackup(target, JSON.stringify(file));
+    expect(summary.leftOut).toBe(3);
+    expect(summary.turns).toBe(1);
+    // Just what this version keeps after the same delete (S40).
+    await source.deleteMessages(['a-m1']);
+    expect(await readBackupTables(target)).toEqual(await readBackupTables(source));
+    expect((await target.loadVectors('a'))[0]?.ids).toEqual(['a-m2']);
+    const streamed = await fresh();
+    const viaFile = await importBackupFile(streamed, new Blob([JSON.stringify(file)]), {}, 0);
+    expect(viaFile.leftOut).toBe(3);
+    expect(await readBackupTables(streamed)).toEqual(await readBackupTables(source));
+  });
 
   it('B3: rejects text that is not JSON, and an id owned by an agent outside the file', async () => {
     const store = await populated();

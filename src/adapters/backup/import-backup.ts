@@ -35,8 +35,11 @@ export function stopIfCancelled(signal: AbortSignal | undefined): void {
 
 const now = (): number => globalThis.performance.now();
 
-/** Rows written per table. */
-export type ImportSummary = Record<keyof DecodedBackup['tables'], number>;
+/**
+ * Rows written per table, and `leftOut`: how many records of the file were left out because they
+ * referred to deleted messages or passages (S41; 0 for a file without any).
+ */
+export type ImportSummary = Record<keyof DecodedBackup['tables'], number> & { leftOut?: number };
 
 function parseJson(text: string, what: string): unknown {
   try {
@@ -206,5 +209,7 @@ export async function writeBackup(
   }
   const summary = {} as ImportSummary;
   for (const [name, rows] of Object.entries(t)) summary[name as keyof ImportSummary] = rows.length;
+  const left = backup.leftOut;
+  summary.leftOut = left ? left.turns + left.steps + left.vectors : 0;
   return summary;
 }

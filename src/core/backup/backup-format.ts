@@ -78,12 +78,27 @@ export interface DecodedBackup {
   version: number;
   exportedAt: EpochMs;
   scope: BackupScope;
+  /**
+   * Records left out because they referred to deleted messages or passages (S41); absent where
+   * the rows came from the backup worker in slices (nothing is counted then).
+   */
+  leftOut?: BackupLeftOut;
   tables: Omit<BackupTables, 'conversations' | 'passages' | 'vectors'> & {
     /** Every conversation its messages and summaries name (made for a version 1 file). */
     conversations: Conversation[];
     passages: Passage[];
     vectors: Array<Omit<BackupVectors, 'data'> & { data: Float32Array }>;
   };
+}
+
+/**
+ * What an import left out of a file of an earlier version (S41): turns whose trigger message had
+ * been deleted, their steps, and vectors of deleted messages or passages.
+ */
+export interface BackupLeftOut {
+  turns: number;
+  steps: number;
+  vectors: number;
 }
 
 export interface EncryptedEnvelope {

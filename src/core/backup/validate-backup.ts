@@ -4,6 +4,8 @@ import {
   FIRST_CONVERSATION_TITLE,
   type Conversation,
   type ConversationId,
+  type StepRecord,
+  type TurnRecord,
 } from '../model';
 import { err, ok, type Result } from '../result';
 import { bytesToFloat32, decodeBase64 } from './base64';
@@ -88,8 +90,10 @@ function references<T>(
   field: keyof T & string,
   known: Set<string>,
   what: string,
+  skip: (item: T) => boolean = () => false,
 ): void {
   items.forEach((item, i) => {
+    if (skip(item)) return;
     const value = item[field] as unknown as string;
     if (!known.has(value))
       fail(`${path}[${i}].${field}`, `refers to ${what} "${value}", which is not in the file`);
@@ -103,8 +107,10 @@ function sameAgent<T extends { agentId: string }>(
   field: keyof T & string,
   owners: ReadonlyMap<string, string>,
   what: string,
+  skip: (item: T) => boolean = () => false,
 ): void {
   items.forEach((item, i) => {
+    if (skip(item)) return;
     const target = item[field] as unknown as string;
     const owner = owners.get(target);
     if (owner !== item.agentId)
@@ -259,13 +265,17 @@ function checkReferences(file: BackupFile): DecodedBackup {
   unique(t.passages, p('passages'), (x) => x.id, 'passage id');
   const passageAgent = new Map(t.passages.map((x) => [x.id, x.agentId]));
   const turns = unique(t.turns, p('turns'), (x) => x.id, 'turn id');
-  references(t.turns, p('turns'), 'triggerMessageId', messages, 'the message');
-  references(t.steps, p('steps'), 'turnId', turns, 'the turn');
+  // Earlier versions kept a turn when its trigger message was deleted (edit and resend, delete
+  // a message or a chat): such a turn is left out with its steps, not the whole file (S41).
+  const orphan = (x: TurnRecord): boolean => !messages.has(x.triggerMessageId);
+  const orphans = new Set(t.turns.filter(orphan).map((x) => x.id));
+  const ofOrphan = (x: StepRecord): boolean => orphans.has(x.turnId);
+  references(t.steps, p('steps'), 'turnId', turns, 'the turn', ofOrphan);
   // A record must belong to the agent of what it refers to: otherwise a later one-agent export
   // would leave it out (and be rejected), and deleting one agent would delete the other's rows.
   const messageAgent = new Map(t.messages.map((m) => [m.id, m.agentId]));
   const turnAgent = new Map(t.turns.map((x) => [x.id, x.agentId]));
-  sameAgent(t.turns, p('turns'), 'triggerMessageId', messageAgent, 'message');
+  sameAgent(t.turns, p('turns'), 'triggerMessageId', messageAgent, 'message', orphan);
   sameAgent(t.steps, p('steps'), 'turnId', turnAgent, 'turn');
   unique(t.steps, p('steps'), (s) => JSON.stringify([s.turnId, s.step]), 'turn and step');
   unique(t.settings, p('settings'), (s) => s.key, 'setting key');
@@ -287,23 +297,41 @@ function checkReferences(file: BackupFile): DecodedBackup {
     if (x.dimension < 1) fail(`${path}.dimension`, 'must be ≥ 1 when an embedding is present');
     return { ...x, embedding: decodeFloats(x.embedding, x.dimension, `${path}.embedding`) };
   });
-  const vectors = t.vectors.map((v, i) => {
+  let vectorsLeftOut = 0;
+  const vectors = t.vectors.flatMap((v, i) => {
     const path = `${p('vectors')}[${i}]`;
     const owner = v.kind === 'message' ? messageAgent : passageAgent;
+    const keep: number[] = [];
     v.ids.forEach((id, j) => {
-      if (!owner.has(id))
-        fail(`${path}.ids[${j}]`, `refers to ${v.kind} "${id}", which is not in the file`);
+      // The vector of a deleted message or passage (earlier versions kept it): left out (S41).
+      if (!owner.has(id)) return;
       if (owner.get(id) !== v.agentId)
         fail(`${path}.ids[${j}]`, `refers to ${v.kind} "${id}" of another agent`);
+      keep.push(j);
     });
-    return { ...v, data: decodeFloats(v.data, v.ids.length * v.dimension, `${path}.data`) };
+    const data = decodeFloats(v.data, v.ids.length * v.dimension, `${path}.data`);
+    vectorsLeftOut += v.ids.length - keep.length;
+    if (keep.length === v.ids.length) return [{ ...v, data }];
+    if (keep.length === 0) return [];
+    const d = v.dimension;
+    const kept = new Float32Array(keep.length * d);
+    keep.forEach((from, to) => kept.set(data.subarray(from * d, from * d + d), to * d));
+    return [{ ...v, ids: keep.map((j) => v.ids[j]!), data: kept }];
   });
+  const steps = t.steps.filter((x) => !ofOrphan(x));
   return {
     version: file.version,
     exportedAt: file.exportedAt,
     scope: file.scope,
+    leftOut: {
+      turns: orphans.size,
+      steps: t.steps.length - steps.length,
+      vectors: vectorsLeftOut,
+    },
     tables: {
       ...t,
+      turns: t.turns.filter((x) => !orphan(x)),
+      steps,
       conversations,
       // Every row names its conversation, as the v2 store writes it (a v1 row has none).
       messages: t.messages.map((m) => ({ ...m, conversationId: conversationOf(m) })),
@@ -320,6 +348,11 @@ function checkReferences(file: BackupFile): DecodedBackup {
  * steps, trigger messages of turns, ids of vectors, the conversation of each message and
  * summary) and embedding lengths against the declared
  * dimension. Returns the decoded backup, or the first problem with its JSON path.
+ *
+ * Two dangling references that earlier versions wrote after ordinary use are repaired instead
+ * (S41, ADR 0185): a turn whose trigger message is not in the file is left out with its steps,
+ * and so is a vector whose message or passage is not in the file; `leftOut` counts them. A
+ * reference to another agent's record, or a step of a turn never in the file, still fails.
  */
 export function validateBackup(value: unknown): Result<DecodedBackup, BackupProblem> {
   try {

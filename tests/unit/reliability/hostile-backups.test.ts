@@ -31,6 +31,19 @@ const edit = (text: string, change: (f: BackupFile & Json) => void): string => {
   return JSON.stringify(f);
 };
 const row = (rows: unknown[], i = 0) => rows[i] as Json;
+/** Adds agent `b` with its conversation and one message to the file; returns the message id. */
+const otherAgentsMessage = (f: BackupFile & Json): string => {
+  const conversation = { ...f.tables.conversations![0]!, id: 'b-c', agentId: 'b' };
+  f.tables.agents.push({ ...f.tables.agents[0]!, id: 'b' });
+  f.tables.conversations!.push(conversation);
+  f.tables.messages.push({
+    ...f.tables.messages[0]!,
+    id: 'b-m1',
+    agentId: 'b',
+    conversationId: 'b-c',
+  });
+  return 'b-m1';
+};
 
 const KINDS: Kind[] = [
   ['empty file', () => ''],
@@ -76,9 +89,15 @@ const KINDS: Kind[] = [
     'chunk of an unknown document',
     (g) => edit(g, (f) => void ((row(f.tables.passages, 1).source as Json).documentId = 'ghost')),
   ],
+  // A turn whose trigger is simply missing is what ordinary use made in earlier versions: it is
+  // left out with a note (S41, backup.test.ts). One that names another agent's message is not.
   [
-    'turn triggered by an unknown message',
-    (g) => edit(g, (f) => void (row(f.tables.turns).triggerMessageId = 'ghost')),
+    "turn triggered by another agent's message",
+    (g) => edit(g, (f) => void (row(f.tables.turns).triggerMessageId = otherAgentsMessage(f))),
+  ],
+  [
+    "vector of another agent's message",
+    (g) => edit(g, (f) => void (row(f.tables.vectors).ids = [otherAgentsMessage(f), 'a-m2'])),
   ],
   [
     'duplicated message id',

@@ -23,4 +23,14 @@ describe('describeImportSummary', () => {
     );
     expect(describeImportSummary({ settings: 2 })).toMatch(/^Restored settings/);
   });
+
+  it('S41: says how many records that referred to deleted messages were left out', () => {
+    expect(describeImportSummary({ agents: 1, messages: 4, turns: 2, leftOut: 2 })).toBe(
+      'Restored 1 agent and 4 messages. 2 records that referred to deleted messages were left out.',
+    );
+    expect(describeImportSummary({ messages: 0, leftOut: 1 })).toBe(
+      'Nothing new: everything in this backup is already here. 1 record that referred to a deleted message was left out.',
+    );
+    expect(describeImportSummary({ messages: 3, leftOut: 0 })).toBe('Restored 3 messages.');
+  });
 });
