@@ -10,8 +10,16 @@ export interface EndpointSettings {
   baseUrl: string;
   /** Sent as `Authorization: Bearer …` when set. */
   apiKey?: string;
-  /** The window to plan with when the server does not say (the user's setting). */
+  /**
+   * The user's window: planned with when the server does not say, and the most Loci plans with
+   * when it does (E83).
+   */
   contextWindow?: Tokens;
+  /**
+   * Seconds without a byte from the server before a request is given up (E82); 120 when absent.
+   * A device setting for slow servers (and the e2e suite), not shown on the Models screen.
+   */
+  stallSeconds?: number;
 }
 
 /** Where the window came from, for the Models screen. */
@@ -22,6 +30,11 @@ export interface ServerFacts {
   models: string[];
   contextWindow: Tokens;
   windowSource: WindowSource;
+  /**
+   * Set when the reported window was larger than Loci plans with (E83): capped at the maximum
+   * (`maximum`, ADR 0187) or at the user's own window setting (`setting`).
+   */
+  windowCapped?: 'maximum' | 'setting';
   /** The server has llama.cpp's (or vLLM's) `/tokenize`. */
   tokenize: boolean;
 }

@@ -18,11 +18,36 @@ import {
 
 export type { EndpointSettings, ServerFacts, WindowSource };
 export { SERVER_MODEL_PREFIX };
-import { callServer, parseBaseUrl, rootOf, under, type EndpointEnv } from './endpoint-http';
-import { SseParser } from './sse';
+import {
+  callServer,
+  NO_REDIRECT,
+  parseBaseUrl,
+  rootOf,
+  under,
+  type EndpointEnv,
+} from './endpoint-http';
+import {
+  positive,
+  readJson,
+  readStream,
+  readWhole,
+  StallWatch,
+  type ReplyLimits,
+} from './read-completion';
+import { DEFAULT_STALL_SECONDS, replyCharCap, streamByteCap } from '../reply-limits';
 
 /** The window used when neither the server nor the user says (every preset serves at least this). */
 export const DEFAULT_ENDPOINT_WINDOW: Tokens = 4096;
+/**
+ * The largest window Loci plans with, whatever a server reports (E83, ADR 0187): 131,072 tokens
+ * (128 Ki), the longest window of the open models people serve locally (Llama 3.1–3.3, Qwen 2.5
+ * and Qwen 3 with YaRN, Mistral Nemo, Phi-3.5). Planning with less than a server holds is safe
+ * (the summary runs earlier); planning with more is what breaks (the summary never runs and the
+ * prompt outgrows the server), so a larger or absurd figure (1e12, 1e308) is capped here.
+ */
+export const MAX_SERVER_WINDOW: Tokens = 131_072;
+/** Longest wait for the optional probes (`/props`, `/api/show`, `/tokenize`) while loading. */
+const PROBE_TIMEOUT_MS = 15_000;
 /** Ollama's runtime window when the model does not set `num_ctx` (its documented default). */
 const OLLAMA_DEFAULT_NUM_CTX = 4096;
 /**
@@ -56,8 +81,21 @@ interface ModelEntry {
   max_model_len?: unknown;
 }
 
-const positive = (value: unknown): number | null =>
-  typeof value === 'number' && Number.isFinite(value) && value > 0 ? Math.floor(value) : null;
+/**
+ * The window to plan with (E83): what the server reported, never above
+ * {@link MAX_SERVER_WINDOW} nor above the user's own setting, and which of the two capped it.
+ */
+export function boundWindow(
+  reported: Tokens,
+  setting: Tokens | undefined,
+): { window: Tokens; capped?: 'maximum' | 'setting' } {
+  const mine = positive(setting);
+  if (mine !== null && mine < reported && mine <= MAX_SERVER_WINDOW) {
+    return { window: mine, capped: 'setting' };
+  }
+  if (reported > MAX_SERVER_WINDOW) return { window: MAX_SERVER_WINDOW, capped: 'maximum' };
+  return { window: reported };
+}
 
 /**
  * An {@link LlmEngine} over any OpenAI-compatible server (llama.cpp server, Ollama, LM Studio,
@@ -80,7 +118,23 @@ export class EndpointEngine implements LlmEngine {
     private readonly env: EndpointEnv,
   ) {
     this.base = parseBaseUrl(settings.baseUrl);
-    this.window = settings.contextWindow ?? DEFAULT_ENDPOINT_WINDOW;
+    this.window = boundWindow(settings.contextWindow ?? DEFAULT_ENDPOINT_WINDOW, undefined).window;
+  }
+
+  /** Milliseconds without a byte before a request is given up (E82). */
+  private get stallMs(): number {
+    const seconds = this.settings.stallSeconds;
+    return (typeof seconds === 'number' && seconds > 0 ? seconds : DEFAULT_STALL_SECONDS) * 1000;
+  }
+
+  /** The error for a server that went silent (E82), naming it and the wait. */
+  private stalled(): AppError {
+    const seconds = this.stallMs / 1000;
+    return new AppError(
+      'endpoint_stalled',
+      `The model server at ${this.base.origin} sent nothing for ${seconds.toLocaleString('en')} seconds, so Loci stopped waiting.`,
+      { origin: this.base.origin, seconds },
+    );
   }
 
   get modelId(): string | null {
@@ -101,15 +155,21 @@ export class EndpointEngine implements LlmEngine {
 
   /** `GET /v1/models`: the ids the server offers. */
   async listModels(signal?: AbortSignal): Promise<{ ids: string[]; entries: ModelEntry[] }> {
-    const response = await callServer(
-      {
-        url: under(this.base, '/models'),
-        init: { headers: this.headers(false), ...(signal ? { signal } : {}) },
-        base: this.base,
-      },
-      this.env,
-    );
-    const body = (await response.json().catch(() => null)) as { data?: unknown } | null;
+    const timeout = AbortSignal.timeout(this.stallMs);
+    const body = await this.untilStalled(timeout, async () => {
+      const response = await callServer(
+        {
+          url: under(this.base, '/models'),
+          init: {
+            headers: this.headers(false),
+            signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+          },
+          base: this.base,
+        },
+        this.env,
+      );
+      return (await readJson(response, MODEL_LIST_BYTES)) as { data?: unknown } | null;
+    });
     if (!body || !Array.isArray(body.data)) {
       throw new AppError(
         'endpoint_failed',
@@ -138,19 +198,31 @@ export class EndpointEngine implements LlmEngine {
     const found = vllm
       ? { window: vllm, source: 'vllm max_model_len' as const }
       : await this.readWindow(modelId);
-    const { window, source } = found ?? {
+    const { window: reported, source } = found ?? {
       window: this.settings.contextWindow ?? DEFAULT_ENDPOINT_WINDOW,
       source: this.settings.contextWindow ? ('setting' as const) : ('default' as const),
     };
+    const { window, capped } = boundWindow(reported, this.settings.contextWindow);
     this.window = window;
     this.facts = {
       models: ids,
       contextWindow: window,
       windowSource: source,
+      ...(capped ? { windowCapped: capped } : {}),
       tokenize: await this.hasTokenize(),
     };
     this.loaded = modelId;
     onProgress?.({ type: 'ready', modelId });
+  }
+
+  /** Runs `work`; a `timeout` that fired becomes {@link stalled} instead of `cancelled`. */
+  private async untilStalled<T>(timeout: AbortSignal, work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (timeout.aborted) throw this.stalled();
+      throw error;
+    }
   }
 
   /** llama.cpp `GET /props` (`n_ctx`), else Ollama `POST /api/show` (`num_ctx`, context length). */
@@ -159,8 +231,8 @@ export class EndpointEngine implements LlmEngine {
   ): Promise<{ window: Tokens; source: WindowSource } | null> {
     const quiet = async (url: string, init: RequestInit): Promise<unknown> => {
       try {
-        const response = await this.env.fetch(url, init);
-        return response.ok ? await response.json() : null;
+        const response = await this.env.fetch(url, { ...init, ...probeInit() });
+        return response.ok ? await readJson(response, PROBE_BYTES) : null;
       } catch {
         return null;
       }
@@ -206,9 +278,11 @@ export class EndpointEngine implements LlmEngine {
         method: 'POST',
         headers: this.headers(true),
         body: JSON.stringify({ content: 'Loci', prompt: 'Loci', model: this.loaded ?? undefined }),
+        ...probeInit(),
       });
       if (!response.ok) return false;
-      const body = (await response.json()) as { tokens?: unknown };
+      const body = (await readJson(response, PROBE_BYTES)) as { tokens?: unknown } | null;
+      if (!body) return false;
       return Array.isArray(body.tokens);
     } catch {
       return false;
@@ -226,9 +300,13 @@ export class EndpointEngine implements LlmEngine {
         method: 'POST',
         headers: this.headers(true),
         body: JSON.stringify({ content: text, prompt: text, model: this.loaded ?? undefined }),
+        ...probeInit(),
       });
-      const body = (await response.json()) as { tokens?: unknown };
-      return Array.isArray(body.tokens) ? body.tokens.length : null;
+      if (!response.ok) return null;
+      const body = (await readJson(response, streamByteCap(text.length))) as {
+        tokens?: unknown;
+      } | null;
+      return Array.isArray(body?.tokens) ? body.tokens.length : null;
     } catch {
       return null;
     }
@@ -264,6 +342,8 @@ export class EndpointEngine implements LlmEngine {
     this.generation = controller;
     const onAbort = (): void => controller.abort();
     request.signal?.addEventListener('abort', onAbort, { once: true });
+    // E82: every byte (headers included) re-arms the watch; silence for the stall time aborts.
+    const watch = new StallWatch(this.stallMs, () => controller.abort());
     const stream = request.onDelta !== undefined;
     const body = {
       model,
@@ -285,7 +365,13 @@ export class EndpointEngine implements LlmEngine {
           }
         : {}),
     };
+    const limits: ReplyLimits = {
+      chars: replyCharCap(request.maxTokens),
+      bytes: streamByteCap(request.maxTokens),
+      origin: this.base.origin,
+    };
     try {
+      watch.arm();
       const response = await callServer(
         {
           url: under(this.base, '/chat/completions'),
@@ -300,133 +386,31 @@ export class EndpointEngine implements LlmEngine {
         },
         this.env,
       );
+      watch.arm();
       return stream
-        ? await this.readStream(response, controller.signal, request.onDelta ?? (() => {}))
-        : await readWhole(response);
+        ? await readStream(response, controller, watch, limits, request.onDelta ?? (() => {}))
+        : await readWhole(response, controller, watch, limits);
+    } catch (error) {
+      if (watch.fired && !request.signal?.aborted) throw this.stalled();
+      throw error;
     } finally {
+      watch.stop();
       request.signal?.removeEventListener('abort', onAbort);
       if (this.generation === controller) this.generation = null;
     }
   }
-
-  private async readStream(
-    response: Response,
-    signal: AbortSignal,
-    onDelta: (text: string) => void,
-  ): Promise<CompletionResult> {
-    const reader = response.body?.getReader();
-    if (!reader) throw new AppError('endpoint_failed', 'The model server sent no stream.');
-    const decoder = new TextDecoder();
-    let text = '';
-    let finish: string | null = null;
-    let done = false;
-    let usage: Usage | undefined;
-    let serverError: string | null = null;
-    const parser = new SseParser((data) => {
-      if (data.trim() === '[DONE]') {
-        done = true;
-        return;
-      }
-      let chunk: StreamChunk;
-      try {
-        chunk = JSON.parse(data) as StreamChunk;
-      } catch {
-        return;
-      }
-      if (chunk.error) {
-        serverError =
-          typeof chunk.error === 'string' ? chunk.error : (chunk.error.message ?? 'unknown error');
-        return;
-      }
-      const choice = chunk.choices?.[0];
-      const piece = choice?.delta?.content;
-      if (typeof piece === 'string' && piece.length > 0) {
-        text += piece;
-        onDelta(piece);
-      }
-      if (choice?.finish_reason) finish = choice.finish_reason;
-      if (chunk.usage) usage = chunk.usage;
-      if (chunk.timings) usage = { ...usage, timings: chunk.timings };
-    });
-    const stopped = () => new AppError('cancelled', 'The generation was stopped.');
-    try {
-      for (;;) {
-        const { value, done: ended } = await reader.read();
-        if (ended) break;
-        parser.push(decoder.decode(value, { stream: true }));
-        if (serverError) break;
-      }
-      parser.push(decoder.decode());
-      parser.end();
-    } catch (error) {
-      if (signal.aborted) throw stopped();
-      throw new AppError(
-        'endpoint_stream_cut',
-        `The model server stopped in the middle of the reply (${text.length} characters in). Nothing was saved from it; retry when the server is back.`,
-        { cause: String(error) },
-      );
-    } finally {
-      reader.releaseLock?.();
-    }
-    if (signal.aborted) throw stopped();
-    if (serverError) {
-      throw new AppError(
-        'endpoint_failed',
-        `The model server failed mid-reply: “${String(serverError).slice(0, 300)}”`,
-      );
-    }
-    if (!finish && !done) {
-      throw new AppError(
-        'endpoint_stream_cut',
-        `The model server ended the reply without finishing it (${text.length} characters in). Nothing was saved from it; retry when the server is back.`,
-      );
-    }
-    return result(text, finish, usage);
-  }
 }
 
-interface Usage {
-  prompt_tokens?: number;
-  completion_tokens?: number;
-  prompt_tokens_details?: { cached_tokens?: number };
-  /** llama.cpp server's own counters (`cache_n`: prompt tokens reused). */
-  timings?: { cache_n?: number; prompt_n?: number };
-}
+/** Fetch `init` for the optional probes: no redirects (E84), a short timeout. */
+const probeInit = (): RequestInit => ({
+  ...NO_REDIRECT,
+  signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
+});
 
-interface StreamChunk {
-  choices?: { delta?: { content?: string | null }; finish_reason?: string | null }[];
-  usage?: Usage;
-  timings?: Usage['timings'];
-  error?: string | { message?: string };
-}
-
-function result(text: string, finish: string | null, usage: Usage | undefined): CompletionResult {
-  const cached =
-    positive(usage?.prompt_tokens_details?.cached_tokens) ?? positive(usage?.timings?.cache_n);
-  const prompt = positive(usage?.prompt_tokens);
-  const completion = positive(usage?.completion_tokens);
-  return {
-    text,
-    finishReason: finish === 'length' ? 'length' : 'stop',
-    ...(prompt ? { promptTokens: prompt } : {}),
-    ...(completion ? { completionTokens: completion } : {}),
-    ...(cached ? { cachedTokens: cached } : {}),
-  };
-}
-
-async function readWhole(response: Response): Promise<CompletionResult> {
-  const body = (await response.json().catch(() => null)) as {
-    choices?: { message?: { content?: string | null }; finish_reason?: string | null }[];
-    usage?: Usage;
-    timings?: Usage['timings'];
-  } | null;
-  const choice = body?.choices?.[0];
-  if (!choice) throw new AppError('endpoint_failed', 'The model server sent no reply.');
-  return result(choice.message?.content ?? '', choice.finish_reason ?? 'stop', {
-    ...body?.usage,
-    ...(body?.timings ? { timings: body.timings } : {}),
-  });
-}
+/** Most bytes of `/v1/models` read (a long list of a hosted router is about 1 MB). */
+const MODEL_LIST_BYTES = 16 * 1024 * 1024;
+/** Most bytes of `/props`, `/api/show` or `/tokenize` read while loading. */
+const PROBE_BYTES = 4 * 1024 * 1024;
 
 /** Model ids of the user's own server carry this prefix on the Models screen and in settings. */
 

@@ -92,16 +92,41 @@ export async function callServer(call: ServerCall, env: EndpointEnv): Promise<Re
   checkAllowed(target, env);
   let response: Response;
   try {
-    response = await env.fetch(call.url, call.init);
+    response = await env.fetch(call.url, { ...call.init, redirect: 'manual' });
   } catch (error) {
     if (isAbort(error) || call.init.signal?.aborted) {
       throw new AppError('cancelled', 'The generation was stopped.');
     }
     throw await networkFailure(call, env);
   }
+  if (isRedirect(response)) throw redirectRefused(response, call);
   if (response.ok) return response;
   throw await httpFailure(response, call);
 }
+
+/**
+ * A redirect, as a browser shows it under `redirect: 'manual'` (an opaque response of status 0)
+ * or as Node's fetch does (the 3xx itself).
+ */
+export function isRedirect(response: Response): boolean {
+  return response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400);
+}
+
+/**
+ * E84: a model server's redirect is never followed. Following it would send the whole prompt —
+ * core memory included — to whatever address it names, and use that address's reply (ADR 0187).
+ */
+function redirectRefused(response: Response, call: ServerCall): AppError {
+  const location = cleanText(response.headers.get('location') ?? '', 200);
+  return new AppError(
+    'endpoint_redirect',
+    `The model server at ${call.base.origin} answered ${call.url} with a redirect${location ? ` to ${location}` : ''}. Loci does not follow redirects from a model server, because that would send your conversation to another address; enter the server’s final address instead.`,
+    { origin: call.base.origin, status: response.status },
+  );
+}
+
+/** Fetch `init` for the engine's optional probes: never follow a redirect (E84). */
+export const NO_REDIRECT: Pick<RequestInit, 'redirect'> = { redirect: 'manual' };
 
 async function networkFailure(call: ServerCall, env: EndpointEnv): Promise<AppError> {
   // A browser reports a CORS refusal and a closed port alike (TypeError). An opaque `no-cors`
@@ -140,11 +165,56 @@ async function networkFailure(call: ServerCall, env: EndpointEnv): Promise<AppEr
   );
 }
 
+/** Longest server message quoted to the user (E85). */
+const SERVER_MESSAGE_CHARS = 300;
+/** Bytes of an error body read at most: a hostile server may send megabytes. */
+const ERROR_BODY_BYTES = 64 * 1024;
+
+// Control characters (C0 but tab, LF and CR; C1) and bidi overrides are exactly what it removes.
+const UNSAFE_CHARS =
+  // eslint-disable-next-line no-control-regex
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * `text` made safe to show as one line (E85): control and bidi-override characters removed,
+ * runs of whitespace folded, at most `maxChars` characters. Svelte renders it as text, never HTML.
+ */
+export function cleanText(text: string, maxChars: number): string {
+  const clean = text.replace(UNSAFE_CHARS, '').replace(/\s+/g, ' ').trim();
+  return clean.length > maxChars ? `${clean.slice(0, maxChars - 1)}…` : clean;
+}
+
+/** The start of a response body, at most `maxBytes`, as text; the rest is not read. */
+async function readStart(response: Response, maxBytes: number): Promise<string> {
+  const reader = response.body?.getReader();
+  if (!reader) return '';
+  const decoder = new TextDecoder();
+  let text = '';
+  let bytes = 0;
+  try {
+    while (bytes < maxBytes) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      bytes += value.byteLength;
+      text += decoder.decode(
+        value.subarray(0, Math.max(0, maxBytes - (bytes - value.byteLength))),
+        {
+          stream: true,
+        },
+      );
+    }
+  } finally {
+    // The rest of the body is not wanted; cancelling frees the connection.
+    reader.cancel().catch(() => undefined);
+  }
+  return text + decoder.decode();
+}
+
 /** The server's error message, as plain text (untrusted: never rendered as HTML). */
 async function serverMessage(response: Response): Promise<string> {
   let text = '';
   try {
-    text = await response.text();
+    text = await readStart(response, ERROR_BODY_BYTES);
   } catch {
     return '';
   }
@@ -163,9 +233,9 @@ async function serverMessage(response: Response): Promise<string> {
             : typeof body.detail === 'string'
               ? body.detail
               : text;
-    return message.slice(0, 300);
+    return cleanText(message, SERVER_MESSAGE_CHARS);
   } catch {
-    return text.slice(0, 300);
+    return cleanText(text, SERVER_MESSAGE_CHARS);
   }
 }
 

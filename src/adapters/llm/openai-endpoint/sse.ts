@@ -1,37 +1,62 @@
+import { AppError } from '../../../core/errors';
+
 /**
  * A Server-Sent Events reader for streamed chat completions (the `text/event-stream` format of
  * the WHATWG HTML standard, §9.2): lines end in LF, CRLF or CR; `data:` lines of one event are
  * joined with LF; a blank line dispatches the event; lines starting with `:` are comments.
  * Only `data` matters for chat completions (`event`, `id` and `retry` are read and ignored).
+ *
+ * Work is linear in the bytes received: an unfinished line is searched for its end only in the
+ * new text (E81), and a line longer than `maxLineChars` is refused with `reply_too_long`.
  */
 export class SseParser {
-  private buffer = '';
+  /** Text of the unfinished line, as pieces (joined once the line ends). */
+  private pending: string[] = [];
+  private pendingChars = 0;
   private data: string[] = [];
   private sawCr = false;
 
-  constructor(private readonly onData: (data: string) => void) {}
+  constructor(
+    private readonly onData: (data: string) => void,
+    private readonly maxLineChars = Number.POSITIVE_INFINITY,
+  ) {}
 
   /** Feeds decoded text; calls `onData` once per complete event. */
   push(text: string): void {
-    let chunk = text;
+    let at = 0;
     // A CR at the end of the previous chunk may be the first half of a CRLF.
-    if (this.sawCr && chunk.startsWith('\n')) chunk = chunk.slice(1);
+    if (this.sawCr && text.startsWith('\n')) at = 1;
     this.sawCr = false;
-    this.buffer += chunk;
+    const lineEnd = /\r\n|\r|\n/g;
+    lineEnd.lastIndex = at;
     for (;;) {
-      const match = /\r\n|\r|\n/.exec(this.buffer);
-      if (!match) return;
-      const line = this.buffer.slice(0, match.index);
-      if (match[0] === '\r' && match.index + 1 === this.buffer.length) this.sawCr = true;
-      this.buffer = this.buffer.slice(match.index + match[0].length);
+      const match = lineEnd.exec(text);
+      if (!match) break;
+      this.pending.push(text.slice(at, match.index));
+      const line = this.pending.join('');
+      this.pending = [];
+      this.pendingChars = 0;
+      if (match[0] === '\r' && match.index + 1 === text.length) this.sawCr = true;
+      at = match.index + match[0].length;
       this.line(line);
+    }
+    if (at < text.length) {
+      this.pending.push(text.slice(at));
+      this.pendingChars += text.length - at;
+      if (this.pendingChars > this.maxLineChars) {
+        throw new AppError(
+          'reply_too_long',
+          `The model server sent one line of more than ${this.maxLineChars.toLocaleString('en')} characters.`,
+        );
+      }
     }
   }
 
   /** The stream ended: an event without its blank line is still dispatched. */
   end(): void {
-    if (this.buffer.length > 0) this.line(this.buffer);
-    this.buffer = '';
+    if (this.pending.length > 0) this.line(this.pending.join(''));
+    this.pending = [];
+    this.pendingChars = 0;
     this.line('');
   }
 
