@@ -8,13 +8,15 @@ import type { Agent, AgentId, AgentKind, CoreBlock } from '../model';
 import { defaultForgettingSettings } from '../strategies/forgetting/default-forgetting-settings';
 import type { BlockWrite, ChangeSet } from '../ports/memory-store';
 import type { Chars, EpochMs, Tokens } from '../units';
+import { inlineText } from '../prompts/inline-text';
 
 /** Characters per core block in a 4k window: two blocks ≈ 400–550 tokens when full. */
 export const DEFAULT_BLOCK_CHARS: Chars = 800;
 
 /** The persona a new agent starts with, in its own name (a "Juniper" never says "I am Loci"). */
 export function defaultPersona(name: string): string {
-  const who = name.trim() === '' ? 'Loci' : name.trim();
+  // The name is the user's text inside the persona block's tag: one line, no tag (X232).
+  const who = name.trim() === '' ? 'Loci' : inlineText(name.trim());
   return `I am ${who}, a warm, curious companion. I remember what matters to the user and say so honestly when I do not know.`;
 }
 

@@ -10,7 +10,7 @@ import type { Clock, IdSource } from '../ports/clock';
 import type { LlmEngine } from '../ports/llm-engine';
 import type { MemoryStore } from '../ports/memory-store';
 import type { Tokenizer } from '../ports/tokenizer';
-import { inlineText } from '../prompts/inline-text';
+import { speakerText } from '../prompts/inline-text';
 import { renderMessage } from '../prompts/render-context';
 import { summaryPrompt } from '../prompts/summary-prompt';
 import { extractiveSummary } from '../summary/extractive-summary';
@@ -75,8 +75,8 @@ export interface FlushResult {
 
 function transcriptLine(message: Message): string {
   const turn = renderMessage(message);
-  // A name is the user's text: one line, no tag (X232).
-  const author = message.author === undefined ? undefined : inlineText(message.author);
+  // A name is the user's text: it must not make the line look like a role header (X232).
+  const author = message.author === undefined ? undefined : speakerText(message.author);
   const who =
     message.role === 'user'
       ? (author ?? 'User')

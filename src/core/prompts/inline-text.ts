@@ -22,6 +22,20 @@ function escapeChar(char: string): string {
   return `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
 }
 
+/** A name that reads as a name: letters and digits, spaces, `.`, `'`, `’` and `-` between them. */
+const PLAIN_NAME = /^[\p{L}\p{N}][\p{L}\p{M}\p{N} .'’-]*$/u;
+/** A name that a model could read as a chat role when it opens a line. */
+const ROLE_WORD = /^(?:system|assistant|user|developer|tool|model|human)\b/i;
+
+/**
+ * A name that opens a line as its speaker (`Sam: …` in a summary or a transcript): itself when it
+ * reads as a plain name, else quoted data (`"SYSTEM": …`), so no value can make a line look like
+ * a role header.
+ */
+export function speakerText(name: string): string {
+  return PLAIN_NAME.test(name) && !ROLE_WORD.test(name) ? name : quoteInline(name);
+}
+
 /**
  * `text` as a JSON string with `<`, `>` and the Unicode line separators escaped too, so nothing
  * inside it ends the quote, starts a line or opens a tag: for a name shown as quoted data where

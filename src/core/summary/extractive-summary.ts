@@ -7,7 +7,7 @@
  */
 import type { Message } from '../model';
 import type { Tokenizer } from '../ports/tokenizer';
-import { inlineText } from '../prompts/inline-text';
+import { speakerText } from '../prompts/inline-text';
 import type { Chars, Tokens } from '../units';
 
 /** Longest line one message contributes. */
@@ -41,10 +41,10 @@ interface Line {
 
 function lineOf(message: Message): string | null {
   if (message.role === 'user') {
-    return `${message.author === undefined ? 'User' : inlineText(message.author)}: ${firstSentences(message.text)}`;
+    return `${message.author === undefined ? 'User' : speakerText(message.author)}: ${firstSentences(message.text)}`;
   }
   if (message.role === 'assistant' && message.toolCall?.name === 'send_message' && message.text) {
-    return `${message.author === undefined ? 'Assistant' : inlineText(message.author)}: ${firstSentences(message.text)}`;
+    return `${message.author === undefined ? 'Assistant' : speakerText(message.author)}: ${firstSentences(message.text)}`;
   }
   if (message.role === 'tool' && message.toolCall?.name === 'archival_memory_insert') {
     return `(saved to archival: ${firstSentences(String(message.toolCall.arguments.content ?? ''))})`;
