@@ -70,7 +70,22 @@ export interface ChatSessionDeps {
   onGenerationEnded?: () => void;
   /** Messages shown in the chat at first (the newest), and how many more "show earlier" adds. */
   windowSize?: number;
+  /**
+   * Runs `callback` before the next paint (U290); `requestAnimationFrame` in a page, a microtask
+   * where there is none (Node tests).
+   */
+  nextFrame?: (callback: () => void) => void;
 }
+
+const defaultNextFrame = (callback: () => void): void => {
+  if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => callback());
+  else queueMicrotask(callback);
+};
+
+/** Codes whose message is the specific, plain-words account the notice points to (U291). */
+const DETAIL_CODES = /^(endpoint_|reply_too_long$)/;
+/** Longest detail shown under a notice. */
+const DETAIL_CHARS = 600;
 
 /** How often a tab re-checks whether another tab still runs the agent. */
 const RECHECK_MS = 700;
@@ -105,6 +120,9 @@ export class ChatSession {
   /** The last delete, until Undo, the next delete or the next turn (U185). */
   undoable = $state.raw<UndoableDelete | null>(null);
 
+  /** The newest streamed text not yet drawn, and whether a frame is asked for (U290). */
+  private pendingText: string | null = null;
+  private frameAsked = false;
   private subscription: Subscription | null = null;
   private stepsSubscription: Subscription | null = null;
   private stepsKey = '';
@@ -494,7 +512,7 @@ export class ChatSession {
     // A new turn makes the last delete final: restoring it behind newer messages would put an
     // old message back into a window that has moved on (ADR 0104).
     this.undoable = null;
-    this.streamingText = '';
+    this.clearStreamed();
     this.liveSteps = [];
     this.runningTurnId = trigger.type === 'retry' ? trigger.turnId : null;
     try {
@@ -512,7 +530,7 @@ export class ChatSession {
     } finally {
       this.running = false;
       this.controller = null;
-      this.streamingText = '';
+      this.clearStreamed();
       this.liveSteps = [];
       this.runningTurnId = null;
       this.deps.onGenerationEnded?.();
@@ -543,7 +561,7 @@ export class ChatSession {
         break;
       }
       case 'message.streamed':
-        this.streamingText = event.text;
+        this.showStreamed(event.text);
         break;
       case 'tool.called':
         this.liveSteps = [
@@ -567,6 +585,28 @@ export class ChatSession {
     }
   }
 
+  /**
+   * Shows the newest streamed text at the next frame (U290): however fast pieces arrive, the
+   * bubble is drawn at most once a frame, so a fast or endless stream cannot hold the page.
+   */
+  private showStreamed(text: string): void {
+    this.pendingText = text;
+    if (this.frameAsked) return;
+    this.frameAsked = true;
+    (this.deps.nextFrame ?? defaultNextFrame)(() => {
+      this.frameAsked = false;
+      if (this.pendingText === null) return;
+      this.streamingText = this.pendingText;
+      this.pendingText = null;
+    });
+  }
+
+  /** Clears the streamed text, including a frame still to come. */
+  private clearStreamed(): void {
+    this.pendingText = null;
+    this.streamingText = '';
+  }
+
   private finish(stopReason: StopReason, error: TurnOutcome['error'], turnId: TurnId | null): void {
     if (stopReason === 'end_turn') {
       this.error = null;
@@ -586,6 +626,9 @@ export class ChatSession {
       ...errorCopy(e.code),
       code: e.code,
       retryTurnId: e.code === 'model_not_loaded' || e.code === 'agent_busy' ? null : turnId,
+      ...(DETAIL_CODES.test(e.code) && e.message
+        ? { detail: e.message.slice(0, DETAIL_CHARS) }
+        : {}),
     };
     if (e.code === 'agent_busy') this.busyElsewhere = true;
   }

@@ -39,6 +39,12 @@ export interface ModelServerDeps {
   use(modelId: string): Promise<boolean>;
 }
 
+/** The saved stall time, when it is a positive number of seconds (E82). */
+function stallOf(saved: SavedServer | undefined): Pick<EndpointSettings, 'stallSeconds'> {
+  const seconds = saved?.stallSeconds;
+  return typeof seconds === 'number' && seconds > 0 ? { stallSeconds: seconds } : {};
+}
+
 export class ModelServerState {
   baseUrl = $state('');
   apiKey = $state('');
@@ -67,6 +73,7 @@ export class ModelServerState {
       baseUrl: saved.baseUrl,
       ...(saved.apiKey ? { apiKey: saved.apiKey } : {}),
       ...(saved.contextWindow ? { contextWindow: saved.contextWindow } : {}),
+      ...stallOf(saved),
     };
   }
 
@@ -77,6 +84,8 @@ export class ModelServerState {
       baseUrl: this.baseUrl.trim(),
       ...(key ? { apiKey: key } : {}),
       ...(window ? { contextWindow: Math.floor(window) } : {}),
+      // The stall time has no field on the screen (E82): a saved one is kept.
+      ...stallOf(this.deps.device.get<SavedServer>(ENDPOINT_SETTINGS_KEY)),
     };
   }
 

@@ -20,6 +20,11 @@ export interface ChatError extends ErrorCopy {
   code: ErrorCode | StopReason;
   /** The turn to retry, when retrying makes sense. */
   retryTurnId: TurnId | null;
+  /**
+   * The specific account of a model server's fault (its own words, the address that went silent),
+   * shown under the notice as text (U291).
+   */
+  detail?: string;
 }
 
 /** Copy for stop reasons that are not faults but still end a turn without a finished reply. */
