@@ -19,6 +19,8 @@ const EXPECTED = [
   'headers',
   'shares',
   'injection-marks',
+  'marks-follow-prompt',
+  'prompt-quoting',
   'render-fuzz',
   'longest-task-import',
   'longest-task-chat',
