@@ -7,6 +7,13 @@ import { securityHeadersPlugin } from './scripts/vite-plugin-security-headers';
 /** File-name stems of the engine library chunks (see `worker` and `workbox` below). */
 const WEBLLM_CHUNK = 'webllm-lib';
 const WLLAMA_CHUNK = 'wllama-lib';
+/**
+ * The servers here (`vite preview`, so `npm start`) answer with `Vary: Origin`. A file the app
+ * asked the service worker to keep was stored under a request without an Origin header, and a
+ * worker's module import sends one: with Vary honoured the cached copy never matched offline
+ * (P30, ADR 0189). Each URL here holds one file whatever the origin asking.
+ */
+const IGNORE_VARY = { ignoreVary: true };
 
 // The e2e build (`vite build --mode e2e`) is the production app plus the test doubles
 // (scripted LLM engine, fixture embedder). A production build never contains them.
@@ -95,15 +102,39 @@ export default defineConfig(({ mode }) => ({
             // this file's constants do not exist. Same-origin only (Workbox's RegExp rule).
             urlPattern: new RegExp(`/assets/${WEBLLM_CHUNK}-[^/]*\\.js$`),
             handler: 'CacheFirst',
-            options: { cacheName: 'loci-webllm-code', expiration: { maxEntries: 2 } },
+            options: {
+              cacheName: 'loci-webllm-code',
+              expiration: { maxEntries: 2 },
+              matchOptions: IGNORE_VARY,
+            },
           },
           {
             // Its own cache, so web-llm's (kept by installs from before) is never evicted by it.
             urlPattern: new RegExp(`/assets/${WLLAMA_CHUNK}-[^/]*\\.js$`),
             handler: 'CacheFirst',
-            options: { cacheName: 'loci-wllama-code', expiration: { maxEntries: 2 } },
+            options: {
+              cacheName: 'loci-wllama-code',
+              expiration: { maxEntries: 2 },
+              matchOptions: IGNORE_VARY,
+            },
+          },
+          {
+            // wllama's wasm (10 MB) keeps one name across versions, so the network comes first
+            // (a new wllama chunk never runs an old wasm) and the cache answers offline (P30).
+            urlPattern: /\/wllama\/wllama\.wasm$/,
+            handler: 'NetworkFirst',
+            options: {
+              cacheName: 'loci-wllama-wasm',
+              expiration: { maxEntries: 1 },
+              matchOptions: IGNORE_VARY,
+            },
           },
         ],
+        // The first visit's page and workers come under the service worker as soon as it is
+        // active, so what they fetch from then on goes through the routes above. What they
+        // fetched before, the app asks it to keep (CACHE_URLS, src/adapters/pwa/offline-assets.ts;
+        // P30, ADR 0189). An update still waits for the user (registerType 'prompt').
+        clientsClaim: true,
         maximumFileSizeToCacheInBytes: 10 * 1024 * 1024,
         navigateFallback: 'index.html',
         // The POST share target's handler; it runs before Workbox's (GET-only) routes.

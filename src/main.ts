@@ -42,6 +42,7 @@ import { createWorkerLlmEngine, type CompletionReport } from './adapters/llm/wor
 import { buildCpuCatalog, type CpuDevice } from './core/catalog/build-cpu-catalog';
 import { CPU_MODELS, type CpuModelRecord } from './core/catalog/cpu-models';
 import { WebLocksTurnLock } from './adapters/locks/web-locks-turn-lock';
+import { browserOfflineEnv, secureOfflineAssets } from './adapters/pwa/offline-assets';
 import { registerServiceWorker } from './adapters/pwa/register-sw';
 import { LocalVectorIndex } from './adapters/search/local-vector-index';
 import { Bm25LexicalIndex } from './adapters/search/bm25-lexical-index';
@@ -180,12 +181,29 @@ const manager = new ModelManager({
   now: () => performance.now(),
   isOnline: () => navigator.onLine,
 });
-// "Ready to work offline" waits for a model that runs without a network (U171, ADR 0147).
+// Offline means offline (P30, P31, ADR 0189): each time a model that runs without a network has
+// loaded, the service worker is asked to keep every code file the page and the LLM worker
+// fetched — on a first visit they came before it controlled anything — and "ready to work
+// offline" waits until each one is found in the caches (U171).
+let securedModel: string | null = null;
 manager.subscribe((state) => {
-  const local = Object.entries(state.models).some(
-    ([id, status]) => !isServerModel(id) && (status.type === 'cached' || status.type === 'loaded'),
+  const loaded = state.loaded;
+  if (loaded === null || isServerModel(loaded) || loaded === securedModel) return;
+  securedModel = loaded;
+  void secureOfflineAssets(browserOfflineEnv(() => llm.fetchedAssets())).then(
+    (check) => {
+      if (check.type === 'ready') pwa.onModelCached();
+      else if (check.type === 'missing') {
+        // Not claimed now; the next model load checks again.
+        securedModel = null;
+        console.warn('Not ready to work offline; these files are not cached:', check.urls);
+      }
+    },
+    (e: unknown) => {
+      securedModel = null;
+      console.warn('checking the offline files failed', e);
+    },
   );
-  if (local) pwa.onModelCached();
 });
 
 const deviceChecked = device.check();

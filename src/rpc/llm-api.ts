@@ -140,6 +140,12 @@ export type LlmApi = {
   /** The CPU engine's download cache (OPFS) for a GGUF model's files. */
   ggufCacheStatus(args: { urls: string[] }): Promise<GgufCacheStatus>;
   ggufCacheDelete(args: { urls: string[] }): Promise<void>;
+  /**
+   * Every URL this worker fetched (its resource timeline) and every file its engine had fetched
+   * elsewhere (wllama's wasm, fetched by wllama's own worker), so the page can ask the service
+   * worker to keep the code among them for offline use (P30, ADR 0189).
+   */
+  fetchedAssets(args: null): Promise<string[]>;
   /** "Test connection" for a model server, run in the worker under the worker's policy (E71). */
   endpointTest(args: {
     settings: EndpointSettings;

@@ -25,6 +25,8 @@ export interface HostedEngine extends LlmEngine {
   serverFacts?(): ServerFacts | null;
   /** Scripted engines only: queue more replies. */
   push?(...outputs: string[]): void;
+  /** Files the engine fetched outside this worker's own timeline (wllama's wasm, P30). */
+  fetchedElsewhere?(): string[];
 }
 
 /** web-llm's model list and cache helpers (lazily imported in the worker). */
@@ -51,6 +53,8 @@ export interface LlmWorkerDeps {
   testEndpoint?: (settings: EndpointSettings, model: string | null) => Promise<ConnectionReport>;
   /** Present only in the e2e build (the production worker has no scripted engine at all). */
   createScripted?: (config: ScriptedConfig) => Promise<HostedEngine>;
+  /** The URLs this worker fetched (its resource timeline); none when absent. */
+  fetched?: () => string[];
 }
 
 /**
@@ -61,6 +65,8 @@ export interface LlmWorkerDeps {
 export function createLlmHandlers(deps: LlmWorkerDeps): LlmApi {
   let engine: HostedEngine | null = null;
   let kind: LlmEngineKind | null = null;
+  /** What every engine loaded here fetched outside this worker's timeline (P30). */
+  const fetchedElsewhere = new Set<string>();
 
   const current = (): HostedEngine => {
     if (!engine?.modelId) throw new AppError('model_not_loaded', 'No chat model is loaded.');
@@ -96,6 +102,7 @@ export function createLlmHandlers(deps: LlmWorkerDeps): LlmApi {
       }
       kind = wanted;
       await engine.load(modelId, (p) => ctx.emit(p));
+      for (const url of engine.fetchedElsewhere?.() ?? []) fetchedElsewhere.add(url);
       const server = engine.serverFacts?.() ?? null;
       return {
         modelId,
@@ -137,6 +144,7 @@ export function createLlmHandlers(deps: LlmWorkerDeps): LlmApi {
     cacheDelete: ({ modelId }) => deps.models.remove(modelId),
     cacheBytes: ({ modelId }) => deps.models.bytes(modelId),
     ggufCacheStatus: ({ urls }) => deps.ggufCache.status(urls),
+    fetchedAssets: async () => [...(deps.fetched?.() ?? []), ...fetchedElsewhere],
     endpointTest: async ({ settings, model }) => {
       if (!deps.testEndpoint) throw new AppError('invalid_argument', 'No model-server support.');
       return deps.testEndpoint(settings, model);

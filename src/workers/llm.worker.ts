@@ -51,6 +51,8 @@ serveRpc(
     },
     // `__LOCI_E2E__` is a compile-time constant: in the production build this branch and the
     // dynamic import vanish, so the scripted engine is not in the bundle (rule E18).
+    // What this worker fetched, for the offline check (P30): engine chunks, tokenizers, models.
+    fetched: () => performance.getEntriesByType('resource').map((entry) => entry.name),
     createScripted: __LOCI_E2E__
       ? async (config) => {
           const { createScriptedFromConfig } =

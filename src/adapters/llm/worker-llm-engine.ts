@@ -252,6 +252,11 @@ export class WorkerLlmEngine implements LlmEngine {
     return this.rpc.call('ggufCacheDelete', { urls });
   }
 
+  /** The URLs the LLM worker and its engine fetched (P30): what offline use may need. */
+  fetchedAssets(): Promise<string[]> {
+    return this.rpc.call('fetchedAssets', null);
+  }
+
   contextWindow(): Tokens {
     return this.window;
   }

@@ -137,6 +137,14 @@ export class WllamaEngine implements LlmEngine {
     return this.loaded;
   }
 
+  /**
+   * The wasm: wllama's own worker fetches it, so it is not in the LLM worker's resource timeline,
+   * yet a model cannot load offline without it (P30).
+   */
+  fetchedElsewhere(): string[] {
+    return [this.options.wasmUrl];
+  }
+
   async load(modelId: string, onProgress?: (p: LoadProgress) => void): Promise<void> {
     await this.unload();
     onProgress?.({ type: 'checking', text: `Preparing ${modelId}` });
