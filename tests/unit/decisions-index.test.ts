@@ -9,8 +9,12 @@ import { describe, expect, it } from 'vitest';
 
 const DIR = join(process.cwd(), 'docs', 'decisions');
 const RECORD_FILE = /^(\d{4})-[a-z0-9-]+\.md$/;
-/** `0072, 0094 and 0098` after a verb; `and` and commas both join. */
-const LIST = String.raw`(\d{4}(?:(?:,\s*|\s+and\s+|,\s+and\s+)\d{4})*)`;
+/**
+ * `0072, 0094 and 0098` after a verb; commas and `and` join, and each number may carry a note in
+ * parentheses (`Amends 0143 (its step records) and 0011 (…)`).
+ */
+const ITEM = String.raw`\d{4}(?:\s*\([^)]*\))?`;
+const LIST = String.raw`(${ITEM}(?:(?:,\s*|\s+and\s+|,\s+and\s+)${ITEM})*)`;
 
 interface DecisionRecord {
   file: string;
@@ -28,7 +32,7 @@ function numbersIn(text: string): string[] {
 function listAfter(status: string, verb: string): string[] {
   const found: string[] = [];
   for (const m of status.matchAll(new RegExp(`\\b${verb}\\s+${LIST}`, 'gi'))) {
-    found.push(...numbersIn(m[1] ?? ''));
+    found.push(...numbersIn((m[1] ?? '').replace(/\([^)]*\)/g, '')));
   }
   return found;
 }
