@@ -4,7 +4,8 @@
  * page in one long task. The file crosses as a `Blob` (structured clone passes a reference, not
  * the bytes); the validated rows stay in the worker, which writes them to IndexedDB itself
  * (`write`, ADR 0179), so a million rows never reach the page's heap. Where the worker cannot
- * open the database, the page fetches them a slice at a time, each slice one small message.
+ * open the database, the page fetches them a slice at a time, each slice one small message. An
+ * export is made here too (`export`, X243) and crosses as one `Blob`.
  */
 import type { DecodedBackup } from '../core/backup/backup-format';
 import type { CallContext } from './protocol';
@@ -73,6 +74,20 @@ export type BackupApi = {
    * was written before the cancel arrived. The page awaits that answer, not this call's.
    */
   cancel(args: { handle: number }): Promise<void>;
+  /**
+   * Exports the IndexedDB database named `database` — everything, or agent `agentId` — as one
+   * `Blob` of the backup's text (X243, ADR 0192), encrypted when `passphrase` is given: made
+   * here, a bounded piece at a time, so the page neither builds nor holds the file's text; it
+   * receives the Blob (a reference, not the bytes). Rejects with `storage_unavailable` when the
+   * worker cannot open the database (the page then exports it), `not_found` for no such agent,
+   * and the storage errors of the page's exporter.
+   */
+  export(args: {
+    database: string;
+    agentId?: string;
+    passphrase?: string;
+    iterations?: number;
+  }): Promise<Blob>;
   /** Frees a held backup (a handle unknown by now is fine). */
   release(args: { handle: number }): Promise<void>;
 };

@@ -428,4 +428,65 @@ describe('backup worker (X187)', () => {
     await dexieBackupActions(target, worker).importFile(blobOf(text), {});
     expect(reasons).toHaveLength(1);
   });
+
+  it('X243: an export is made in the worker and reaches the page as a Blob of the same file', async () => {
+    const source = await populated(RECEIVE_ROWS + 3);
+    const { worker, calls } = overChannel();
+    const actions = dexieBackupActions(source, worker);
+    for (const agentId of [undefined, 'b']) {
+      const blob = await actions.exportFile(agentId ? { agentId } : {});
+      const file = JSON.parse(await blob.text()) as BackupFile;
+      const expected = JSON.parse(
+        await exportBackup(source, agentId ? { agentId } : {}),
+      ) as BackupFile;
+      expect({ ...file, exportedAt: 0 }).toEqual({ ...expected, exportedAt: 0 });
+    }
+    expect(calls.filter((c) => c === 'export')).toHaveLength(2);
+    const missing = await rejection(actions.exportFile({ agentId: 'nobody' }));
+    expect(missing.code).toBe('not_found');
+  });
+
+  it('X243: where the worker cannot open the database, the page makes the same export', async () => {
+    const source = await populated();
+    const { worker } = overChannel({
+      openStore: () => Promise.reject(new Error('no IndexedDB in this worker')),
+    });
+    const blob = await dexieBackupActions(source, worker).exportFile({});
+    const file = JSON.parse(await blob.text()) as BackupFile;
+    expect(file.tables).toEqual((JSON.parse(await exportBackup(source)) as BackupFile).tables);
+  });
+
+  it('X242: a worker that dies during an export fails it with worker_crashed; the next export works', async () => {
+    const source = await populated();
+    const handlers = createBackupHandlers();
+    let crash: (reason: string) => void = () => {};
+    let exports = 0;
+    const rpc = new RpcClient<BackupApi>(() => {
+      const channel = new MessageChannel();
+      const stop = serveRpc(channel.port2 as unknown as RpcEndpoint, {
+        ...handlers,
+        export: (args) => {
+          exports += 1;
+          if (exports > 1) return handlers.export(args);
+          queueMicrotask(() => crash('it went away'));
+          return new Promise<never>(() => {});
+        },
+      });
+      return {
+        endpoint: channel.port1 as unknown as RpcEndpoint,
+        onCrash: (listener) => {
+          crash = listener;
+        },
+        terminate: () => {
+          stop();
+          channel.port1.close();
+        },
+      };
+    });
+    const actions = dexieBackupActions(source, new BackupWorkerClient(rpc));
+    const error = await rejection(actions.exportFile({}));
+    expect(error.code).toBe('worker_crashed');
+    const blob = await actions.exportFile({});
+    expect((JSON.parse(await blob.text()) as BackupFile).tables.messages).toHaveLength(6);
+  });
 });

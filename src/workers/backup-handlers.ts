@@ -1,5 +1,6 @@
 import type { DecodedBackup } from '../core/backup/backup-format';
 import { AppError } from '../core/errors';
+import { exportBackupBlob } from '../adapters/backup/export-backup';
 import { writeBackup } from '../adapters/backup/import-backup';
 import { readBackupBlob, STREAM_ABOVE_BYTES } from '../adapters/backup/read-backup-blob';
 import { openMemoryStore, type DexieMemoryStore } from '../adapters/storage/dexie';
@@ -47,6 +48,18 @@ export function createBackupHandlers(
   /** The cancel switch of each held backup's write (X196). */
   const cancels = new Map<number, AbortController>();
   let nextHandle = 1;
+  /** Opens the page's database, or says why not as `storage_unavailable` (the page then does it). */
+  const openForBackup = async (database: string): Promise<DexieMemoryStore> => {
+    try {
+      return await openStore(database);
+    } catch (error) {
+      const e = AppError.from(error);
+      throw new AppError(
+        'storage_unavailable',
+        `The backup worker cannot open the database: ${e.message}`,
+      );
+    }
+  };
 
   return {
     async hello() {
@@ -131,17 +144,8 @@ export function createBackupHandlers(
       if (typeof database !== 'string' || database === '') {
         throw new AppError('invalid_argument', 'The backup worker was sent no database name.');
       }
-      let store: DexieMemoryStore;
-      try {
-        store = await openStore(database);
-      } catch (error) {
-        // The page writes it instead (its reader keeps the rows): say why, keep the backup held.
-        const e = AppError.from(error);
-        throw new AppError(
-          'storage_unavailable',
-          `The backup worker cannot open the database: ${e.message}`,
-        );
-      }
+      // Where it cannot, the page writes it instead (its reader keeps the rows held here).
+      const store = await openForBackup(database);
       const cancel = new AbortController();
       cancels.set(handle as number, cancel);
       try {
@@ -155,6 +159,34 @@ export function createBackupHandlers(
         return summary;
       } finally {
         cancels.delete(handle as number);
+        store.close();
+      }
+    },
+
+    async export(args) {
+      const { database, agentId, passphrase, iterations } = (args ?? {}) as Record<string, unknown>;
+      if (typeof database !== 'string' || database === '') {
+        throw new AppError('invalid_argument', 'The backup worker was sent no database name.');
+      }
+      for (const [name, value] of [
+        ['agentId', agentId],
+        ['passphrase', passphrase],
+      ] as const) {
+        if (value !== undefined && typeof value !== 'string') {
+          throw new AppError('invalid_argument', `The export's “${name}” is no text.`);
+        }
+      }
+      if (iterations !== undefined && !Number.isInteger(iterations)) {
+        throw new AppError('invalid_argument', "The export's “iterations” is not a whole number.");
+      }
+      const store = await openForBackup(database);
+      try {
+        return await exportBackupBlob(store, {
+          ...(agentId !== undefined ? { agentId: agentId as string } : {}),
+          ...(passphrase !== undefined ? { passphrase: passphrase as string } : {}),
+          ...(iterations !== undefined ? { iterations: iterations as number } : {}),
+        });
+      } finally {
         store.close();
       }
     },

@@ -10,7 +10,14 @@ import {
   sampleMessage,
   samplePassage,
 } from '../storage/dexie/sample-records';
-import { exportBackup, readBackupTables, writeBackupParts } from './export-backup';
+import {
+  BoundedBlobWriter,
+  EXPORT_BLOB_CHARS,
+  exportBackup,
+  exportBackupBlob,
+  readBackupTables,
+  writeBackupParts,
+} from './export-backup';
 import { importBackup } from './import-backup';
 
 const stores: DexieMemoryStore[] = [];
@@ -97,5 +104,48 @@ describe('export in pages (ADR 0176)', () => {
     const records = Object.values(file.tables).reduce((n, rows) => n + rows.length, 0);
     expect(file.tables.messages).toHaveLength(22);
     expect(parts.length).toBe(records + 2 * Object.keys(file.tables).length + 2);
+  });
+});
+
+describe('export as a Blob (X243, X244, ADR 0192)', () => {
+  it('X243: the Blob holds the same text as the parts, for everything and for one agent', async () => {
+    const store = await library();
+    for (const agentId of [undefined, 'b']) {
+      const now = () => 9;
+      const blob = await exportBackupBlob(store, { ...(agentId ? { agentId } : {}), now }, 3);
+      expect(blob.type).toBe('application/json');
+      expect(await blob.text()).toBe(
+        await exportBackup(store, { ...(agentId ? { agentId } : {}), now }),
+      );
+    }
+  });
+
+  it('X243: text is held as strings only up to the limit, then sealed into a Blob piece', async () => {
+    const writer = new BoundedBlobWriter(1_000);
+    const parts = Array.from(
+      { length: 500 },
+      (_, i) => `{"n":${i},"text":"${'汉'.repeat(i % 97)}"},`,
+    );
+    for (const part of parts) writer.write(part);
+    // At most the limit plus the part that crossed it: never the whole text (about 25,000 chars).
+    expect(writer.peakChars).toBeLessThan(1_000 + Math.max(...parts.map((p) => p.length)));
+    expect(await writer.finish().text()).toBe(parts.join(''));
+    expect(EXPORT_BLOB_CHARS).toBeLessThanOrEqual(1 << 20);
+  });
+
+  it('X244: an encrypted export Blob, its ciphertext in several pieces, imports back equal', async () => {
+    const store = await library();
+    // Two messages of 900,000 characters: about 3.6 MB of ciphertext, several base64 pieces.
+    await store.apply({
+      messages: [1, 2].map((i) =>
+        sampleMessage('a', `a-big${i}`, `${i} ${'harbour lamp '.repeat(69_230)}`, 5000 + i),
+      ),
+    });
+    const blob = await exportBackupBlob(store, { passphrase: 'correct horse' });
+    const text = await blob.text();
+    expect(JSON.parse(text)).toMatchObject({ format: 'loci-backup-encrypted' });
+    const target = await fresh();
+    await importBackup(target, text, { passphrase: 'correct horse' });
+    expect(await readBackupTables(target)).toEqual(await readBackupTables(store));
   });
 });

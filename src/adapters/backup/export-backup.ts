@@ -11,7 +11,7 @@ import type { AgentId, Message, Passage } from '../../core/model';
 import type { DexieMemoryStore } from '../storage/dexie/dexie-memory-store';
 import type { MessageRow, VectorRow } from '../storage/dexie/loci-db';
 import { toStorageError } from '../storage/dexie/storage-error';
-import { encryptBackup } from './backup-crypto';
+import { encryptBackup, encryptBackupBlob } from './backup-crypto';
 
 export interface ExportOptions {
   /** Only this agent and what it owns (settings are global and left out); all agents otherwise. */
@@ -142,15 +142,27 @@ export async function writeBackupParts(
   agentId: AgentId | undefined,
   pageRows: number = EXPORT_PAGE_ROWS,
 ): Promise<string[]> {
-  const db = store.db;
   const parts: string[] = [];
+  await emitBackupText(store, head, agentId, (part) => parts.push(part), pageRows);
+  return parts;
+}
+
+/** {@link writeBackupParts}, handing each part to `emit` as it is made instead of keeping it. */
+async function emitBackupText(
+  store: DexieMemoryStore,
+  head: Omit<BackupFile, 'tables'>,
+  agentId: AgentId | undefined,
+  emit: (part: string) => void,
+  pageRows: number,
+): Promise<void> {
+  const db = store.db;
   const text = JSON.stringify({ ...head, tables: {} });
-  parts.push(text.slice(0, -2)); // ends with `"tables":{`
+  emit(text.slice(0, -2)); // ends with `"tables":{`
   try {
     await db.transaction('r', db.tables, async () => {
       let t = 0;
       for (const [name, table, toRecord] of tableReaders(store, agentId)) {
-        parts.push(`${t === 0 ? '' : ','}${JSON.stringify(name)}:[`);
+        emit(`${t === 0 ? '' : ','}${JSON.stringify(name)}:[`);
         t += 1;
         if (table !== null) {
           const keys =
@@ -164,18 +176,64 @@ export async function writeBackupParts(
             rows.forEach((row, i) => {
               // A key listed in this transaction has its row in it: the snapshot is consistent.
               if (row === undefined) throw new Error(`A ${name} row vanished during the export.`);
-              parts.push(`${from + i === 0 ? '' : ','}${JSON.stringify(toRecord(row as never))}`);
+              emit(`${from + i === 0 ? '' : ','}${JSON.stringify(toRecord(row as never))}`);
             });
           }
         }
-        parts.push(']');
+        emit(']');
       }
     });
   } catch (error) {
     throw toStorageError(error, 'export a backup');
   }
-  parts.push('}}');
-  return parts;
+  emit('}}');
+}
+
+/**
+ * Characters of text gathered before they are sealed into one `Blob` (X243): the string parts
+ * of an export are held only up to this, so a 1 GB library is never held as strings.
+ */
+export const EXPORT_BLOB_CHARS = 1 << 20;
+
+/**
+ * Gathers text into a `Blob` a bounded piece at a time (X243): parts are kept as strings only
+ * until they add up to {@link EXPORT_BLOB_CHARS}, then sealed into a `Blob` (whose bytes the
+ * browser keeps outside the JS heap, on disk when large) and let go.
+ */
+export class BoundedBlobWriter {
+  private parts: string[] = [];
+  private chars = 0;
+  private readonly blobs: Blob[] = [];
+  /** Most characters held as strings at once so far (tests, and the export's figures). */
+  peakChars = 0;
+
+  constructor(private readonly limitChars: number = EXPORT_BLOB_CHARS) {}
+
+  /** Adds `text` (or a `Blob`, which is kept as it is) at the end. */
+  write(text: string | Blob): void {
+    if (typeof text !== 'string') {
+      this.seal();
+      this.blobs.push(text);
+      return;
+    }
+    this.parts.push(text);
+    this.chars += text.length;
+    this.peakChars = Math.max(this.peakChars, this.chars);
+    if (this.chars >= this.limitChars) this.seal();
+  }
+
+  /** The whole text written, as one `Blob` of the sealed pieces. */
+  finish(type = 'application/json'): Blob {
+    this.seal();
+    return new Blob(this.blobs, { type });
+  }
+
+  private seal(): void {
+    if (this.parts.length === 0) return;
+    this.blobs.push(new Blob(this.parts));
+    this.parts = [];
+    this.chars = 0;
+  }
 }
 
 /**
@@ -189,22 +247,55 @@ export async function exportBackupParts(
   store: DexieMemoryStore,
   options: ExportOptions = {},
 ): Promise<string[]> {
+  const parts = await writeBackupParts(store, await exportHead(store, options), options.agentId);
+  // An empty passphrase field means "do not encrypt", not "encrypt with the empty string".
+  if (!options.passphrase) return parts;
+  return [
+    JSON.stringify(await encryptBackup(parts.join(''), options.passphrase, options.iterations)),
+  ];
+}
+
+/** The head of an export of `options.agentId` (or everything); `not_found` for no such agent. */
+async function exportHead(
+  store: DexieMemoryStore,
+  options: ExportOptions,
+): Promise<Omit<BackupFile, 'tables'>> {
   if (options.agentId !== undefined && !(await store.getAgent(options.agentId))) {
     throw new AppError('not_found', `There is no agent "${options.agentId}" to export.`);
   }
-  const head: Omit<BackupFile, 'tables'> = {
+  return {
     format: BACKUP_FORMAT,
     version: BACKUP_VERSION,
     exportedAt: (options.now ?? Date.now)(),
     scope:
       options.agentId === undefined ? { type: 'all' } : { type: 'agent', agentId: options.agentId },
   };
-  const parts = await writeBackupParts(store, head, options.agentId);
+}
+
+/**
+ * Exports everything (or one agent) as one `Blob` of the same text as {@link exportBackupParts}
+ * (X243, ADR 0192): each part goes into a {@link BoundedBlobWriter} as it is made, so no more
+ * than {@link EXPORT_BLOB_CHARS} of the file's text is ever held as strings, whatever the size
+ * of the library. With a passphrase, the plain text's Blob is sealed as bytes and the envelope
+ * written in pieces too ({@link encryptBackupBlob}).
+ */
+export async function exportBackupBlob(
+  store: DexieMemoryStore,
+  options: ExportOptions = {},
+  pageRows: number = EXPORT_PAGE_ROWS,
+): Promise<Blob> {
+  const writer = new BoundedBlobWriter();
+  await emitBackupText(
+    store,
+    await exportHead(store, options),
+    options.agentId,
+    (part) => writer.write(part),
+    pageRows,
+  );
+  const plain = writer.finish();
   // An empty passphrase field means "do not encrypt", not "encrypt with the empty string".
-  if (!options.passphrase) return parts;
-  return [
-    JSON.stringify(await encryptBackup(parts.join(''), options.passphrase, options.iterations)),
-  ];
+  if (!options.passphrase) return plain;
+  return encryptBackupBlob(plain, options.passphrase, options.iterations);
 }
 
 /** {@link exportBackupParts} as one text (tests, small backups). */

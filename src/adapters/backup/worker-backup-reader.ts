@@ -10,6 +10,7 @@ import {
   type ImportOptions,
   type ImportSummary,
 } from './import-backup';
+import { exportBackupBlob, type ExportOptions } from './export-backup';
 import { importBackupFile } from './read-backup-blob';
 import type { DexieMemoryStore } from '../storage/dexie/dexie-memory-store';
 
@@ -152,5 +153,29 @@ export async function importInWorker(
     signal?.removeEventListener('abort', cancel);
     // A worker that crashed meanwhile holds nothing: the failed release is of no concern.
     void rpc.call('release', { handle: held.handle }).catch(() => undefined);
+  }
+}
+
+/**
+ * Exports through the backup worker (X243): the worker reads the database and makes the file as
+ * a `Blob` a bounded piece at a time, so the page never builds or holds its text. Where the
+ * worker cannot start or cannot open the database, the page makes the same Blob itself. A worker
+ * that dies meanwhile fails the export with `worker_crashed` (X242); the next starts a fresh one.
+ */
+export async function exportInWorker(
+  worker: BackupWorkerClient,
+  store: DexieMemoryStore,
+  options: Pick<ExportOptions, 'agentId' | 'passphrase'> = {},
+): Promise<Blob> {
+  if (!(await worker.available())) return exportBackupBlob(store, options);
+  try {
+    return await worker.rpc.call('export', {
+      database: store.db.name,
+      ...(options.agentId !== undefined ? { agentId: options.agentId } : {}),
+      ...(options.passphrase !== undefined ? { passphrase: options.passphrase } : {}),
+    });
+  } catch (error) {
+    if (AppError.from(error).code !== 'storage_unavailable') throw error;
+    return exportBackupBlob(store, options);
   }
 }

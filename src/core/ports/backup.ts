@@ -18,10 +18,11 @@ export type BackupImportProgress =
  */
 export interface BackupActions {
   /**
-   * The backup text in parts (join them, or `new Blob(parts)`): everything, or one agent;
-   * encrypted when a passphrase is given.
+   * The backup file as one `Blob`: everything, or one agent; encrypted when a passphrase is
+   * given. Made a bounded piece at a time (off the page where a backup worker starts), so no
+   * string ever holds the file (X243).
    */
-  exportParts(options: { agentId?: AgentId; passphrase?: string }): Promise<readonly string[]>;
+  exportFile(options: { agentId?: AgentId; passphrase?: string }): Promise<Blob>;
   /**
    * Validates all of `file` (read as a stream when large; off the page in the backup worker
    * where one starts, X187), then writes it in one transaction, telling `onProgress` how far it
