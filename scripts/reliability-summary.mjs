@@ -26,6 +26,7 @@ const EXPECTED = [
   'longest-task-chat',
   'library-roundtrip',
   'conversations-migration',
+  'offline-first-visit',
 ];
 const records = existsSync(dir)
   ? readdirSync(dir)

@@ -19,7 +19,7 @@ export class PwaState {
   private offlineTimer: ReturnType<typeof setTimeout> | null = null;
   /** The service worker holds the app shell (installed now, or on an earlier visit). */
   private shellCached = false;
-  /** A model that runs here without a network is in this browser's cache. */
+  /** A model that runs here without a network, and the files it runs on, are cached (P31). */
   private modelCached = false;
   private announced = false;
 
@@ -48,7 +48,10 @@ export class PwaState {
     this.announceOffline();
   }
 
-  /** Called by the composition root when a local model is cached (downloaded or loaded). */
+  /**
+   * Called by the composition root once a local model has loaded and every file it ran on was
+   * found in the caches (P31, ADR 0189): only then is "ready to work offline" true.
+   */
   onModelCached(): void {
     this.modelCached = true;
     this.announceOffline();
