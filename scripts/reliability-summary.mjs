@@ -26,6 +26,8 @@ const EXPECTED = [
   'longest-task-chat',
   'library-roundtrip',
   'conversations-migration',
+  'backup-worker-kill',
+  'export-1gb-stream',
   'offline-first-visit',
 ];
 const records = existsSync(dir)
