@@ -25,6 +25,8 @@ const EXPECTED = [
   'longest-task-import',
   'longest-task-chat',
   'library-roundtrip',
+  'backup-roundtrip',
+  'backup-e2e-roundtrip',
   'conversations-migration',
   'backup-worker-kill',
   'export-1gb-stream',
