@@ -181,23 +181,28 @@ const manager = new ModelManager({
   now: () => performance.now(),
   isOnline: () => navigator.onLine,
 });
-// Offline means offline (P30, P31, ADR 0189): each time a model that runs without a network has
-// loaded, the service worker is asked to keep every code file the page and the LLM worker
-// fetched — on a first visit they came before it controlled anything — and "ready to work
-// offline" waits until each one is found in the caches (U171).
+// Offline means offline (P30, P31, ADR 0189). On a first visit the page and the LLM worker fetch
+// before the service worker controls them (it claims them once active): as soon as it is active,
+// and again each time a model that runs without a network has loaded, it is asked to keep every
+// code file they fetched, and "ready to work offline" waits until each is found in the caches.
+const offlineEnv = browserOfflineEnv(() => llm.fetchedAssets());
+const keepForOffline = async (): Promise<boolean> => {
+  const check = await secureOfflineAssets(offlineEnv);
+  if (check.type === 'missing')
+    console.warn('Not ready to work offline; these files are not cached:', check.urls);
+  return check.type === 'ready';
+};
+void keepForOffline().catch((e: unknown) => console.warn('keeping files for offline failed', e));
 let securedModel: string | null = null;
 manager.subscribe((state) => {
   const loaded = state.loaded;
   if (loaded === null || isServerModel(loaded) || loaded === securedModel) return;
   securedModel = loaded;
-  void secureOfflineAssets(browserOfflineEnv(() => llm.fetchedAssets())).then(
-    (check) => {
-      if (check.type === 'ready') pwa.onModelCached();
-      else if (check.type === 'missing') {
-        // Not claimed now; the next model load checks again.
-        securedModel = null;
-        console.warn('Not ready to work offline; these files are not cached:', check.urls);
-      }
+  void keepForOffline().then(
+    (ready) => {
+      if (ready) pwa.onModelCached();
+      // Not claimed now; the next model load checks again.
+      else securedModel = null;
     },
     (e: unknown) => {
       securedModel = null;

@@ -20,6 +20,8 @@ import { FULL, reportReliability } from './helpers/reliability';
 const TRIALS = FULL ? 4 : 1;
 const LOCAL = /^(https?|wss?):\/\/(127\.0\.0\.1|localhost)(:\d+)?\/|^(data|blob|about|chrome):/;
 const NAMED = ['end_turn', 'max_steps', 'invalid_tool_call'];
+/** Where the shared fixture's `shoot` saves screenshots for people to look at. */
+const SHOTS = 'test-artifacts/screenshots';
 
 /** A fresh profile whose requests must stay on 127.0.0.1 (P10), as the shared fixture checks. */
 async function freshProfile(
@@ -47,7 +49,7 @@ interface Outcome {
 }
 
 /** One fresh profile: first visit, download, offline reload, Models, chat. */
-async function trial(page: Page, context: BrowserContext): Promise<Outcome> {
+async function trial(page: Page, context: BrowserContext, shots: boolean): Promise<Outcome> {
   await page.goto('/#/models');
   await waitForLoci(page);
   // As in production, where a fresh profile has no embedding model until the user picks one
@@ -100,6 +102,13 @@ async function trial(page: Page, context: BrowserContext): Promise<Outcome> {
   const modelsProblem = (await problems.count()) > 0 ? await problems.first().innerText() : null;
   // The row's whole text: with no status read, it has no state line at all.
   const rowState = await row.innerText();
+  if (shots) {
+    await page.screenshot({ path: `${SHOTS}/models-offline-first-visit-1280x800.png` });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await row.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SHOTS}/models-offline-first-visit-390x844.png` });
+    await page.setViewportSize({ width: 1280, height: 800 });
+  }
 
   let stopReason: string | null = null;
   let steps = 0;
@@ -126,7 +135,7 @@ test('P30 X220: a CPU model downloaded on the first visit works offline after a 
   for (let i = 0; i < TRIALS; i += 1) {
     const profile = await freshProfile(browser, baseURL ?? '');
     try {
-      outcomes.push(await trial(profile.page, profile.context));
+      outcomes.push(await trial(profile.page, profile.context, i === 0));
     } finally {
       external.push(...profile.external);
       await profile.context.close();
