@@ -17,6 +17,23 @@ export function inlineText(text: string): string {
   return text.replace(LINE_BREAKS, ' ').replace(/</g, '‹').replace(/>/g, '›');
 }
 
+/** A line the app never writes in a summary: one that opens with a system-level role. */
+const SYSTEM_ROLE_LINE = /^(\s*)(system|developer|tool)(\s*):/gim;
+
+/**
+ * Text of several lines that sits in the system message although a model or a file wrote it (the
+ * running summary): no `<` or `>` (as in {@link inlineText}), the Unicode line separators become a
+ * space, and a line that opens with a system-level role (`SYSTEM:`) has the role quoted
+ * (`"SYSTEM":`). Ordinary lines — `Sam: …`, `User: …` — are unchanged.
+ */
+export function multilineText(text: string): string {
+  return text
+    .replace(/[\u0085\u2028\u2029]/g, ' ')
+    .replace(/</g, '‹')
+    .replace(/>/g, '›')
+    .replace(SYSTEM_ROLE_LINE, '$1"$2"$3:');
+}
+
 /** `\uXXXX` for a character JSON may leave raw but the prompt must not. */
 function escapeChar(char: string): string {
   return `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;

@@ -14,7 +14,7 @@ import type { ToolSpec } from '../tools/tool';
 import type { EpochMs } from '../units';
 import { blockTag } from './block-label';
 import { EVENT_LABEL } from './event-copy';
-import { inlineText, quoteInline } from './inline-text';
+import { inlineText, multilineText, quoteInline } from './inline-text';
 
 /** `2026-03-04 09:15 UTC`. */
 export function formatTime(at: EpochMs): string {
@@ -57,9 +57,13 @@ export function renderCoreSection(blocks: readonly CoreBlock[]): string {
   return parts.filter((part) => part !== '').join('\n');
 }
 
+/**
+ * The running summary, at the end of the system message. A model wrote it from messages that may
+ * have quoted a document, or a backup brought it: it adds no tag and no `SYSTEM:` line (X232).
+ */
 export function renderSummarySection(summary: Summary | undefined): string {
   if (!summary || summary.text.trim() === '') return '';
-  return `Summary of earlier conversation (messages ${summary.fromSeq}–${summary.toSeq}, searchable in recall):\n${summary.text}`;
+  return `Summary of earlier conversation (messages ${summary.fromSeq}–${summary.toSeq}, searchable in recall):\n${multilineText(summary.text)}`;
 }
 
 /**
@@ -156,7 +160,8 @@ export function renderMessage(message: Message): ChatTurn {
       // Search results inside quote each hit (formatPage); the tag says whose output it is.
       return {
         role: 'user',
-        content: `[result of ${message.toolCall?.name ?? 'tool'}] ${message.toolResult ?? message.text}`,
+        // The tool's name is inlined: a backup's row may name anything (X232).
+        content: `[result of ${inlineText(message.toolCall?.name ?? 'tool')}] ${message.toolResult ?? message.text}`,
       };
     case 'system':
     case 'event': {

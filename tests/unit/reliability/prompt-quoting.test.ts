@@ -3,7 +3,7 @@
  * lines (`SYSTEM:`), chat-template tokens, every line-break character, quotes, backslashes,
  * brackets, bidi controls — in each kind of user- or file-controlled string the prompt shows
  * (block label and description, agent name — also in a new agent's persona — who said a line,
- * conversation title, document title, passage id). Each rendering has exactly the tags and lines of the same rendering with a
+ * conversation title, document title, passage id, a stored tool result's tool name, the summary). Each rendering has exactly the tags and lines of the same rendering with a
  * harmless value, no line starting with a role header, and a value shown quoted decodes back to
  * itself (nothing is lost). CI: 300 strings per kind; full (`LOCI_RELIABILITY_FULL=1`): 20,000.
  */
@@ -19,7 +19,9 @@ import {
   passageSourceLabel,
   renderArchivalMemory,
   renderCoreSection,
+  renderMessage,
   renderRecallMemory,
+  renderSummarySection,
 } from '../../../src/core/prompts/render-context';
 import { systemInstructions } from '../../../src/core/prompts/system-instructions';
 import { extractiveSummary } from '../../../src/core/summary/extractive-summary';
@@ -79,6 +81,8 @@ const lines = (text: string) => text.split(/\r\n|[\n\r\v\f\u0085\u2028\u2029]/);
 /** Tag-like tokens: `<name`, `</name`, `<|…`. */
 const tags = (text: string) => [...text.matchAll(/<\/?[A-Za-z|][\w|-]*/g)].map((m) => m[0]);
 const ROLE_LINE = /^\s*(?:system|assistant|user)\s*:/i;
+/** In a summary, `User: …` and `Assistant: …` are the extractive summary's own lines. */
+const SYSTEM_ROLE_LINE = /^\s*(?:system|developer|tool)\s*:/i;
 
 const AT = Date.UTC(2026, 2, 4);
 const block = (label: string, description: string): CoreBlock => ({
@@ -146,6 +150,26 @@ const KINDS: Record<string, (v: string) => string> = {
   'document title (import event)': (v) => documentImportedText(v, 3),
   'document title (event copy)': (v) => importedEventText(v, 3, 120),
   'passage id': (v) => renderArchivalMemory(v, 'Figures rose.', 'document, passage 1'),
+  'tool name (a backup row)': (v) =>
+    renderMessage({
+      ...message('Sam'),
+      role: 'tool',
+      toolCall: { name: v, arguments: {} },
+      toolResult: 'ok',
+    }).content,
+  // The summary may hold line breaks of its own: the line count is compared after them.
+  'summary text': (v) =>
+    renderSummarySection({
+      id: 's',
+      agentId: 'a',
+      version: 1,
+      text: `Sam asked about figures.\n${v.replace(/\r\n|[\n\r\v\f]/g, ' ')}`,
+      fromSeq: 1,
+      toSeq: 4,
+      method: 'model',
+      at: AT,
+      tokens: 20,
+    }),
 };
 
 /** The quoted forms whose value must decode back exactly (a label, a title, an id). */
@@ -193,7 +217,9 @@ describe('prompt quoting, fuzzed (X232)', () => {
         const ok =
           lines(text).length === lines(plain).length &&
           JSON.stringify(tags(text)) === JSON.stringify(tags(plain)) &&
-          !lines(text).some((l) => ROLE_LINE.test(l));
+          !lines(text).some((l) =>
+            (kind === 'summary text' ? SYSTEM_ROLE_LINE : ROLE_LINE).test(l),
+          );
         if (!ok) {
           failures += 1;
           failed[kind] = (failed[kind] ?? 0) + 1;
