@@ -313,7 +313,8 @@ describe('backup worker (X187)', () => {
     ['an unknown agent', (f) => void (f.tables.messages[1]!.agentId = 'ghost')],
     ['a seq of 1e300', (f) => void (f.tables.messages[0]!.seq = 1e300)],
     ['a newer version', (f) => void (f.version = 3)],
-    ['a vector of an unknown message', (f) => void (f.tables.vectors[0]!.ids[0] = 'ghost')],
+    // (A vector of a message simply missing is left out with a note since S41.)
+    ["a vector of another agent's message", (f) => void (f.tables.vectors[0]!.ids[0] = 'b-m0')],
     [
       'a __proto__ key',
       (f) =>
@@ -346,6 +347,20 @@ describe('backup worker (X187)', () => {
       }
     });
   }
+
+  it('S41: through the worker, a file whose vector names a deleted message imports, and the summary counts what was left out', async () => {
+    const source = await populated();
+    const file = JSON.parse(await exportBackup(source)) as BackupFile;
+    // What earlier versions wrote after deleting a-m0: the message gone, its vector kept.
+    file.tables.messages = file.tables.messages.filter((m) => m.id !== 'a-m0');
+    const target = await fresh();
+    const { worker } = overChannel();
+    const summary = (await dexieBackupActions(target, worker).importFile(blobOf(file), {})) as {
+      leftOut?: number;
+    };
+    expect(summary.leftOut).toBe(1);
+    expect((await target.loadVectors('a'))[0]?.ids).toEqual(['a-m1']);
+  });
 
   it('X187: text that is not JSON, or cut short, is refused with backup_invalid', async () => {
     const text = await exportBackup(await populated());
