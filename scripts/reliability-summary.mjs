@@ -31,6 +31,7 @@ const EXPECTED = [
   'backup-worker-kill',
   'export-1gb-stream',
   'offline-first-visit',
+  'hostile-streams',
 ];
 const records = existsSync(dir)
   ? readdirSync(dir)
