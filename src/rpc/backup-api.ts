@@ -82,12 +82,7 @@ export type BackupApi = {
    * worker cannot open the database (the page then exports it), `not_found` for no such agent,
    * and the storage errors of the page's exporter.
    */
-  export(args: {
-    database: string;
-    agentId?: string;
-    passphrase?: string;
-    iterations?: number;
-  }): Promise<Blob>;
+  export(args: { database: string; agentId?: string; passphrase?: string }): Promise<Blob>;
   /** Frees a held backup (a handle unknown by now is fine). */
   release(args: { handle: number }): Promise<void>;
 };

@@ -164,7 +164,7 @@ export function createBackupHandlers(
     },
 
     async export(args) {
-      const { database, agentId, passphrase, iterations } = (args ?? {}) as Record<string, unknown>;
+      const { database, agentId, passphrase } = (args ?? {}) as Record<string, unknown>;
       if (typeof database !== 'string' || database === '') {
         throw new AppError('invalid_argument', 'The backup worker was sent no database name.');
       }
@@ -176,15 +176,11 @@ export function createBackupHandlers(
           throw new AppError('invalid_argument', `The export's “${name}” is no text.`);
         }
       }
-      if (iterations !== undefined && !Number.isInteger(iterations)) {
-        throw new AppError('invalid_argument', "The export's “iterations” is not a whole number.");
-      }
       const store = await openForBackup(database);
       try {
         return await exportBackupBlob(store, {
           ...(agentId !== undefined ? { agentId: agentId as string } : {}),
           ...(passphrase !== undefined ? { passphrase: passphrase as string } : {}),
-          ...(iterations !== undefined ? { iterations: iterations as number } : {}),
         });
       } finally {
         store.close();
