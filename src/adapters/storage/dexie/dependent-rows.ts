@@ -14,7 +14,8 @@ export type DependentRows = Pick<DeletedMessageRows, 'turns' | 'steps'>;
 /**
  * Deletes the turns whose trigger is one of `messages`, their steps, and the message vectors of
  * those ids. Turns carry no index on their trigger, so the agents' turns are read once (small
- * records, one per turn); only the vector rows that hold a deleted id are read whole and written.
+ * records, one per turn); the agents' vector rows are walked once with a cursor and only those
+ * that hold a deleted id are kept and written back (ADR 0185 on the cost).
  *
  * Kept in one function on purpose: called from a transaction body through a second level of
  * native async helpers, Dexie lost the transaction's zone (PrematureCommitError).
