@@ -8,7 +8,11 @@ import { partialJsonString } from '../text/partial-json-string';
 const FUNCTION = /"function"\s*:\s*"([^"]*)"/;
 const MESSAGE = /"message"\s*:\s*"/;
 
-/** The `send_message` text decoded so far from a partial step, or null (A9). */
+/**
+ * The `send_message` text decoded so far from a partial step, or null (A9). It re-reads the whole
+ * prefix: the turn loop streams with `createMessageStream` (E80), which is checked against
+ * this one-shot reader.
+ */
 export function partialMessage(partial: string): string | null {
   const fn = FUNCTION.exec(partial);
   if (!fn || fn[1] !== 'send_message') return null;
