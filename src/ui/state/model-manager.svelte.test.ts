@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ModelManager } from '../../adapters/llm/model-manager';
 import type { CatalogEntry } from '../../core/catalog/build-catalog';
 import type { LoadProgress } from '../../core/ports/llm-engine';
-import { ModelManagerView, type ModelManagerViewDeps } from './model-manager.svelte';
+import { ModelManagerView } from './model-manager.svelte';
 
 const entry = (modelId: string): CatalogEntry => ({
   baseId: modelId,
@@ -142,35 +142,5 @@ describe('ModelManagerView', () => {
     await view.refreshCpu();
     expect(asked).toEqual([['cpu-model']]);
     expect(catalogRead).toBe(false);
-  });
-
-  it('P32: a GPU model list that cannot be read (offline, web-llm never fetched) still leaves the CPU models with their state', async () => {
-    const cpuCached = new Set(['loci-cpu']);
-    const manager = new ModelManager({
-      loader: { modelId: null, load: async () => {}, cancelLoad: () => {} },
-      cache: {
-        has: async (id) => cpuCached.has(id),
-        remove: async () => {},
-        bytes: async (id) => (cpuCached.has(id) ? 1e6 : 0),
-      },
-      now: () => 0,
-      isOnline: () => false,
-    });
-    const view = new ModelManagerView({
-      manager,
-      catalog: async () => {
-        throw new TypeError('Failed to fetch dynamically imported module');
-      },
-      cpuCatalog: () => [
-        { modelId: 'loci-cpu' } as ReturnType<
-          NonNullable<ModelManagerViewDeps['cpuCatalog']>
-        >[number],
-      ],
-      usage: async () => null,
-      remember: async () => {},
-    });
-    await view.refresh();
-    expect(view.catalogError).not.toBeNull();
-    expect(view.status('loci-cpu')).toEqual({ type: 'cached', bytes: 1e6 });
   });
 });

@@ -66,12 +66,13 @@ export class ModelManagerView {
     this.start();
     this.loading = true;
     try {
-      // The CPU models first: their list is Loci's own, so a GPU list that cannot be read (web-llm's
-      // library never fetched, and now offline) does not hide their state (P32).
-      await this.refreshCpu();
+      this.cpuEntries = this.deps.cpuCatalog?.() ?? [];
       this.entries = await this.deps.catalog();
       this.catalogError = null;
-      await this.deps.manager.refresh(this.entries.map((e) => e.modelId));
+      await this.deps.manager.refresh([
+        ...this.cpuEntries.map((e) => e.modelId),
+        ...this.entries.map((e) => e.modelId),
+      ]);
     } catch (error) {
       this.catalogError = describeError(error);
     } finally {
