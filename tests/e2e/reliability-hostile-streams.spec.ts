@@ -317,6 +317,7 @@ async function measured<T>(
 test('X210 E80–E85 U290 U291: no hostile model server freezes the tab, defeats Stop, half-saves a reply or redirects the prompt', async ({
   page,
   browser,
+  shoot,
 }) => {
   test.setTimeout(FULL ? 900_000 : 150_000);
   await observeLongTasks(page);
@@ -358,6 +359,8 @@ test('X210 E80–E85 U290 U291: no hostile model server freezes the tab, defeats
     }
   }
   const cpu = await stopTaskTrace(browser);
+  // The last kind's notice (error 500: the copy, then the server's own words), for people to see.
+  await shoot(page, 'hostile-streams-server-error');
   if (cpu.timedTasks === 0) failures.push('the trace timed no main-thread task');
   if (cpu.longestCpuMs >= LIMIT_MS) {
     failures.push(`a main-thread task took ${Math.round(cpu.longestCpuMs)} ms of CPU`);
