@@ -1,4 +1,5 @@
 import { AppError } from '../core/errors';
+import { replyCharCap } from '../adapters/llm/reply-limits';
 import type { CatalogModelRecord } from '../core/catalog/model-record';
 import type { LlmEngine } from '../core/ports/llm-engine';
 import type {
@@ -117,20 +118,55 @@ export function createLlmHandlers(deps: LlmWorkerDeps): LlmApi {
     },
     async complete(args, ctx) {
       const active = current();
-      return active.complete({
-        messages: args.messages,
-        maxTokens: args.maxTokens,
-        ...(args.temperature !== undefined ? { temperature: args.temperature } : {}),
-        ...(args.topP !== undefined ? { topP: args.topP } : {}),
-        ...(args.jsonSchema ? { jsonSchema: args.jsonSchema } : {}),
-        ...(args.stream
-          ? {
-              onDelta: (text: string) => ctx.emit({ type: 'delta', text }),
-              onRestart: () => ctx.emit({ type: 'restart' }),
-            }
-          : {}),
-        signal: ctx.signal,
-      });
+      // E81: whatever the engine, a reply past the cap is stopped here (ADR 0187). web-llm and
+      // wllama count tokens themselves; this is the backstop, and the endpoint engine's own.
+      const cap = replyCharCap(args.maxTokens);
+      const guard = new AbortController();
+      const cancel = (): void => guard.abort();
+      if (ctx.signal.aborted) guard.abort();
+      else ctx.signal.addEventListener('abort', cancel, { once: true });
+      let chars = 0;
+      let over = false;
+      const tooLong = () =>
+        new AppError(
+          'reply_too_long',
+          `The model wrote more than ${cap.toLocaleString('en')} characters for a reply of at most ${args.maxTokens.toLocaleString('en')} tokens, so Loci stopped it.`,
+        );
+      try {
+        const result = await active.complete({
+          messages: args.messages,
+          maxTokens: args.maxTokens,
+          ...(args.temperature !== undefined ? { temperature: args.temperature } : {}),
+          ...(args.topP !== undefined ? { topP: args.topP } : {}),
+          ...(args.jsonSchema ? { jsonSchema: args.jsonSchema } : {}),
+          ...(args.stream
+            ? {
+                onDelta: (text: string) => {
+                  if (over) return;
+                  chars += text.length;
+                  if (chars > cap) {
+                    over = true;
+                    guard.abort();
+                    return;
+                  }
+                  ctx.emit({ type: 'delta', text });
+                },
+                onRestart: () => {
+                  chars = 0;
+                  ctx.emit({ type: 'restart' });
+                },
+              }
+            : {}),
+          signal: guard.signal,
+        });
+        if (over || result.text.length > cap) throw tooLong();
+        return result;
+      } catch (error) {
+        if (over) throw tooLong();
+        throw error;
+      } finally {
+        ctx.signal.removeEventListener('abort', cancel);
+      }
     },
     async interrupt() {
       await engine?.interrupt();
