@@ -32,7 +32,9 @@ export function workerConnection(
     });
     worker.addEventListener('messageerror', () => fire('a message could not be deserialized'));
     const unwatch =
-      name === null ? () => undefined : watchLifeLock(worker, name, () => fire('it went away'));
+      name === null
+        ? () => undefined
+        : watchLifeLock(worker, name, () => fire('the browser ended it'));
     return {
       endpoint: worker,
       onCrash: (listener) => listeners.push(listener),

@@ -221,6 +221,9 @@ test('X240–X242: the backup worker killed mid-import leaves the store as befor
           ? 'whole'
           : 'half-written';
     count(`${moment.phase} ${state}`);
+    console.log(
+      `[kill] import ${trial + 1}/${IMPORT_KILLS}: ${moment.phase} ${moment.percent}% → ${state}`,
+    );
     const said = (await alert.count()) > 0 ? ((await alert.textContent()) ?? '') : '';
     const plain = /nothing was imported/.test(said) && !/undefined|\[object/.test(said);
     if (state === 'half-written') {
@@ -234,6 +237,7 @@ test('X240–X242: the backup worker killed mid-import leaves the store as befor
       failures += 1;
       problems.push(`trial ${trial}: the card said “${said}”`);
     }
+    if (trial === 0) await backup.screenshot({ path: info.outputPath('backup-worker-killed.png') });
     if (state === 'as before') {
       // The retry: the same file, the same button, a fresh worker.
       await importButton.click();
