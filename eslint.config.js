@@ -41,6 +41,7 @@ export default tseslint.config(
       'node_modules/',
       'dist/',
       'dist-e2e/',
+      'dist-e2e-*/',
       'test-artifacts/',
       'test-results/',
       'playwright-report/',
