@@ -1,6 +1,7 @@
 /// <reference lib="webworker" />
 // The LLM worker: hosts web-llm or wllama (each lazily imported) or, in the e2e build only, the
 // scripted engine.
+import { classifyWebLlmError } from '../adapters/llm/webllm/classify-webllm-error';
 import { modelStorageBytes } from '../adapters/llm/webllm/webllm-cache';
 import { WebLlmEngine } from '../adapters/llm/webllm/webllm-engine';
 import { createGgufCache } from '../adapters/llm/wllama/gguf-cache';
@@ -13,7 +14,12 @@ import type { RpcEndpoint } from '../rpc/protocol';
 import { serveRpc } from '../rpc/serve-rpc';
 import { createLlmHandlers } from './llm-handlers';
 
-const webllm = () => import('@mlc-ai/web-llm');
+// Offline, before web-llm's chunk was ever cached, the import fails with a fetch error: classified,
+// so the Models screen can say the GPU list needs the network once (P32) instead of "internal".
+const webllm = () =>
+  import('@mlc-ai/web-llm').catch((error: unknown) => {
+    throw classifyWebLlmError(error);
+  });
 // The model server is called from this worker, whose connect-src lists the same sources (ADR 0120).
 const endpointEnv: EndpointEnv = {
   fetch: (input, init) => self.fetch(input, init),

@@ -172,3 +172,48 @@ test('P30 X220: a CPU model downloaded on the first visit works offline after a 
   expect(failed).toEqual([]);
   expect(external).toEqual([]);
 });
+
+test('P30 P32: the first run (Home → Say hello) downloads the CPU model; offline after a reload it loads again and Models shows it, with the GPU list named as needing the network', async ({
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(180_000);
+  const { context, page, external } = await freshProfile(browser, baseURL ?? '');
+  try {
+    await page.goto('/');
+    await waitForLoci(page);
+    const model = page.getByTestId('cpu-recommendation');
+    await expect(model).toHaveAttribute('data-state', 'download');
+    const modelId = await model.getAttribute('data-model-id');
+    await page.getByRole('button', { name: 'Say hello' }).click();
+    await expect(page).toHaveURL(/#\/chat$/);
+    await page.getByTestId('offline-ready').waitFor({ state: 'visible', timeout: 90_000 });
+
+    await context.setOffline(true);
+    await page.reload();
+    await waitForLoci(page);
+    await expect
+      .poll(
+        () =>
+          page.evaluate(
+            () =>
+              (window as unknown as { __loci: { models: { state: { loaded: string | null } } } })
+                .__loci.models.state.loaded,
+          ),
+        { timeout: 30_000 },
+      )
+      .toBe(modelId);
+    await expect(page.getByTestId('no-model')).toHaveCount(0);
+    await page.goto('/#/models');
+    await expect(page.getByTestId('catalog-offline')).toBeVisible();
+    await expect(page.getByRole('alert')).toHaveCount(0);
+    const row = page.getByTestId('cpu-models').locator(`[data-model-id="${modelId}"]`);
+    await expect(row.getByTestId('model-state')).toContainText('Loaded and ready to chat');
+    await page.screenshot({ path: `${SHOTS}/models-offline-after-first-run-1280x800.png` });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: `${SHOTS}/models-offline-after-first-run-390x844.png` });
+  } finally {
+    await context.close();
+  }
+  expect(external).toEqual([]);
+});

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ModelManager } from '../../adapters/llm/model-manager';
 import type { CatalogEntry } from '../../core/catalog/build-catalog';
 import type { LoadProgress } from '../../core/ports/llm-engine';
+import { AppError } from '../../core/errors';
 import { ModelManagerView } from './model-manager.svelte';
 
 const entry = (modelId: string): CatalogEntry => ({
@@ -142,5 +143,36 @@ describe('ModelManagerView', () => {
     await view.refreshCpu();
     expect(asked).toEqual([['cpu-model']]);
     expect(catalogRead).toBe(false);
+  });
+
+  it('P32: offline before web-llm was ever fetched, the GPU list is missing without an error and the CPU models still show their state', async () => {
+    const asked: string[][] = [];
+    const cpuEntry = { ...entry('cpu-model'), memoryMB: 1, threads: 1, urls: [], source: '' };
+    let reason: Error = new AppError('network_unavailable', 'Failed to fetch');
+    const view = new ModelManagerView({
+      manager: {
+        subscribe: () => () => {},
+        getState: () => ({ models: {}, loaded: null, busy: null }),
+        refresh: async (ids) => void asked.push([...ids]),
+        download: async () => {},
+        cancel: () => {},
+        remove: async () => {},
+      },
+      catalog: async () => {
+        throw reason;
+      },
+      cpuCatalog: () => [cpuEntry],
+      usage: async () => null,
+    });
+    await view.refresh();
+    expect(view.catalogOffline).toBe(true);
+    expect(view.catalogError).toBeNull();
+    expect(asked).toEqual([['cpu-model']]);
+    // Any other failure is still a problem shown in words, and the CPU models still get their state.
+    reason = new Error('boom');
+    await view.refresh();
+    expect(view.catalogOffline).toBe(false);
+    expect(view.catalogError?.what).toBeTruthy();
+    expect(asked).toEqual([['cpu-model'], ['cpu-model']]);
   });
 });

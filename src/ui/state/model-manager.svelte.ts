@@ -11,6 +11,7 @@ import type {
   ModelManagerState,
   ModelStatus,
 } from '../../core/ports/model-downloads';
+import { AppError } from '../../core/errors';
 import { describeError, type ErrorCopy } from '../error-copy';
 
 export interface ModelManagerViewDeps {
@@ -35,6 +36,11 @@ export class ModelManagerView {
   storage = $state.raw<{ usage: number; quota: number } | null>(null);
   error = $state.raw<(ErrorCopy & { code: string; modelId: string }) | null>(null);
   catalogError = $state.raw<ErrorCopy | null>(null);
+  /**
+   * The GPU list could not be read because web-llm's code never reached this browser and the
+   * network is gone (P32): not a fault, the CPU models still show with their state.
+   */
+  catalogOffline = $state(false);
   loading = $state(false);
 
   private unsubscribe: (() => void) | null = null;
@@ -69,12 +75,16 @@ export class ModelManagerView {
       this.cpuEntries = this.deps.cpuCatalog?.() ?? [];
       this.entries = await this.deps.catalog();
       this.catalogError = null;
+      this.catalogOffline = false;
       await this.deps.manager.refresh([
         ...this.cpuEntries.map((e) => e.modelId),
         ...this.entries.map((e) => e.modelId),
       ]);
     } catch (error) {
-      this.catalogError = describeError(error);
+      this.catalogOffline = error instanceof AppError && error.code === 'network_unavailable';
+      this.catalogError = this.catalogOffline ? null : describeError(error);
+      // Without the GPU list the CPU models still say whether they are downloaded or loaded.
+      if (this.entries.length === 0) await this.refreshCpuStatus();
     } finally {
       this.loading = false;
     }
@@ -88,6 +98,10 @@ export class ModelManagerView {
   async refreshCpu(): Promise<void> {
     this.start();
     this.cpuEntries = this.deps.cpuCatalog?.() ?? [];
+    await this.refreshCpuStatus();
+  }
+
+  private async refreshCpuStatus(): Promise<void> {
     try {
       await this.deps.manager.refresh(this.cpuEntries.map((e) => e.modelId));
     } catch (error) {
