@@ -1,6 +1,7 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRealStack, type RealStack } from '../../testing/real-stack';
+import { deleteConversation } from './delete-conversation';
 import { deleteMessages, restoreMessages } from './delete-messages';
 
 const stacks: RealStack[] = [];
@@ -51,5 +52,25 @@ describe('deleteMessages / restoreMessages (S24, ADR 0143)', () => {
     // And after a reload of the indexes (next start) it is still searchable.
     await s.search.loadAgent(s.agent.id);
     expect(await found(s, 'Ingrid')).toEqual(['u1']);
+  });
+
+  it('S42: Undo of a message whose chat was deleted since refuses in words and writes nothing (a backup stays restorable)', async () => {
+    const s = await stack();
+    const chat = { id: 'c-other', agentId: s.agent.id, title: 'Trip', createdAt: 1, updatedAt: 1 };
+    const base = { agentId: s.agent.id, conversationId: chat.id, inContext: true, tokens: 5 };
+    const { messages } = await s.store.apply({
+      conversations: [chat],
+      messages: [
+        { ...base, id: 'u1', role: 'user', text: 'the ferry leaves at nine', at: 1 },
+        { ...base, id: 'u2', role: 'user', text: 'bring the tickets', at: 2 },
+      ],
+    });
+    await s.search.indexMessages(messages);
+    const deleted = await deleteMessages(s.deps, s.agent.id, ['u1']);
+    await deleteConversation(s.deps, chat.id);
+
+    await expect(restoreMessages(s.deps, deleted)).rejects.toMatchObject({ code: 'not_found' });
+    expect(await s.store.getMessages(['u1'])).toEqual([]);
+    expect(await found(s, 'ferry')).toEqual([]);
   });
 });

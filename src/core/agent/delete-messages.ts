@@ -4,12 +4,20 @@
  * as the store's in-context messages, so a deleted row has left it and a restored one (with its
  * `inContext` flag) is back in it.
  */
-import type { AgentId, Message, MessageId, StepRecord, TurnRecord } from '../model';
+import { AppError } from '../errors';
+import {
+  conversationOf,
+  type AgentId,
+  type Message,
+  type MessageId,
+  type StepRecord,
+  type TurnRecord,
+} from '../model';
 import type { MemorySearch } from '../ports/memory-search';
 import type { MemoryStore } from '../ports/memory-store';
 
 export interface DeleteMessagesDeps {
-  store: Pick<MemoryStore, 'deleteMessages' | 'restoreMessages'>;
+  store: Pick<MemoryStore, 'deleteMessages' | 'restoreMessages' | 'getConversation'>;
   search: Pick<MemorySearch, 'removeMessages' | 'indexMessages'>;
 }
 
@@ -43,10 +51,24 @@ export async function deleteMessages(
   };
 }
 
+/**
+ * Undo: the rows come back whole and searchable. Refuses with `not_found`, writing nothing, when
+ * a message's chat was deleted since (S42): a message in no chat would be invisible, and a backup
+ * holding it would be refused on import. The caller holds the agent's lock, as a chat delete does.
+ */
 export async function restoreMessages(
   deps: DeleteMessagesDeps,
   deleted: DeletedMessages,
 ): Promise<void> {
+  for (const id of new Set(deleted.messages.map(conversationOf))) {
+    if (!(await deps.store.getConversation(id))) {
+      throw new AppError(
+        'not_found',
+        'The chat this message was in has been deleted, so the message cannot come back.',
+        { conversationId: id },
+      );
+    }
+  }
   await deps.store.restoreMessages({
     messages: deleted.messages,
     turns: deleted.turns,
