@@ -17,7 +17,7 @@
  */
 import { LocalVectorIndex } from '../../src/adapters/search/local-vector-index';
 import { Bm25LexicalIndex } from '../../src/adapters/search/bm25-lexical-index';
-import { MiniSearchLexicalIndex } from '../../src/adapters/search/minisearch-lexical-index';
+import { MiniSearchLexicalIndex } from '../../src/testing/minisearch-lexical-index';
 import llama3Tokenizer from 'llama3-tokenizer-js';
 import { MESSAGE_OVERHEAD } from '../../src/adapters/tokenizer/chat-template-overhead';
 import { createLlama3Tokenizer } from '../../src/adapters/tokenizer/llama3-tokenizer';

@@ -5,7 +5,7 @@
  * compressed with recall@10 against the exact scan (skipped with --quick).
  */
 import { Bm25LexicalIndex } from '../../src/adapters/search/bm25-lexical-index';
-import { MiniSearchLexicalIndex } from '../../src/adapters/search/minisearch-lexical-index';
+import { MiniSearchLexicalIndex } from '../../src/testing/minisearch-lexical-index';
 import { LEXICAL_DEPTH } from '../../src/core/search/memory-search';
 import type { LexicalDoc } from '../../src/core/ports/lexical-index';
 import type { VectorEntry } from '../../src/core/ports/vector-index';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LexicalDoc, LexicalIndex } from '../../core/ports/lexical-index';
 import { Bm25LexicalIndex } from './bm25-lexical-index';
-import { MiniSearchLexicalIndex } from './minisearch-lexical-index';
+import { MiniSearchLexicalIndex } from '../../testing/minisearch-lexical-index';
 
 type Index = LexicalIndex & { clear(): void };
 const IMPLEMENTATIONS: [string, () => Index][] = [

@@ -15,7 +15,7 @@ import type { CompletionRequest } from '../../../src/core/ports/llm-engine';
 import type { Embedder } from '../../../src/core/ports/embedder';
 import { createMemorySearch } from '../../../src/core/search/memory-search';
 import { LocalVectorIndex } from '../../../src/adapters/search/local-vector-index';
-import { MiniSearchLexicalIndex } from '../../../src/adapters/search/minisearch-lexical-index';
+import { MiniSearchLexicalIndex } from '../../../src/testing/minisearch-lexical-index';
 import type { DexieMemoryStore } from '../../../src/adapters/storage/dexie';
 import { createRealStack, type RealStack } from '../../../src/testing/real-stack';
 import { seededRandom } from '../../../src/testing/seeded-random';

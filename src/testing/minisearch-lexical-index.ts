@@ -5,10 +5,10 @@ import type {
   LexicalIndex,
   LexicalPage,
   LexicalQuery,
-} from '../../core/ports/lexical-index';
-import type { VectorKind } from '../../core/ports/vector-index';
-import { tokenize } from '../../core/search/tokenize';
-import type { EpochMs } from '../../core/units';
+} from '../core/ports/lexical-index';
+import type { VectorKind } from '../core/ports/vector-index';
+import { tokenize } from '../core/search/tokenize';
+import type { EpochMs } from '../core/units';
 
 /** Full hit lists kept for repeated queries (see `cache`). */
 const CACHED_QUERIES = 8;
