@@ -118,8 +118,8 @@ const KINDS: Kind[] = [
     switches: { mode: 'error-500' },
     action: 'wait',
     code: 'endpoint_failed',
-    // The NUL and ESC characters are removed, the rest shown as text (E85).
-    detail: () => 'CUDA error: out of memory[31m in slot 3',
+    // The NUL and the terminal colour code are removed, the rest shown as text (E85).
+    detail: () => 'CUDA error: out of memory in slot 3',
   },
 ];
 

@@ -175,12 +175,21 @@ const UNSAFE_CHARS =
   // eslint-disable-next-line no-control-regex
   /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
+// Terminal colour and cursor codes (ESC [ … letter), which servers' logs carry into their errors:
+// removed whole, so no "[31m" is left behind once the ESC itself is gone.
+// eslint-disable-next-line no-control-regex
+const TERMINAL_ESCAPES = /\u001b\[[0-9;?]*[ -/]*[@-~]/g;
+
 /**
  * `text` made safe to show as one line (E85): control and bidi-override characters removed,
  * runs of whitespace folded, at most `maxChars` characters. Svelte renders it as text, never HTML.
  */
 export function cleanText(text: string, maxChars: number): string {
-  const clean = text.replace(UNSAFE_CHARS, '').replace(/\s+/g, ' ').trim();
+  const clean = text
+    .replace(TERMINAL_ESCAPES, '')
+    .replace(UNSAFE_CHARS, '')
+    .replace(/\s+/g, ' ')
+    .trim();
   return clean.length > maxChars ? `${clean.slice(0, maxChars - 1)}…` : clean;
 }
 
