@@ -16,6 +16,7 @@ import { createAgent } from './helpers/loci';
 import { FULL, reportReliability } from './helpers/reliability';
 import { startTaskTrace, stopTaskTrace } from './helpers/main-thread-cpu';
 import { startHostileServer } from '../servers/hostile-server.mjs';
+import { observeLongTasks } from './helpers/long-tasks';
 
 interface HostileServer {
   url: string;
@@ -134,17 +135,6 @@ test.afterAll(async () => {
 
 const store = (page: Page) =>
   page.evaluate.bind(page) as <R, A>(fn: (arg: A) => Promise<R>, arg: A) => Promise<R>;
-
-/** Records every long task from the first script on, in `window.__longest`. */
-async function observeLongTasks(page: Page): Promise<void> {
-  await page.addInitScript(() => {
-    const w = window as unknown as { __longest: number };
-    w.__longest = 0;
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) w.__longest = Math.max(w.__longest, entry.duration);
-    }).observe({ type: 'longtask', buffered: true });
-  });
-}
 
 /**
  * Times Stop in the page (U290): from the click on Stop (capture phase) to the first moment the

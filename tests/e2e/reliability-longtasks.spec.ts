@@ -8,19 +8,9 @@ import { test, expect } from './fixtures';
 import { createAgent, dismissToast } from './helpers/loci';
 import { FULL, reportReliability } from './helpers/reliability';
 import { startTaskTrace, stopTaskTrace, type MainThreadTasks } from './helpers/main-thread-cpu';
+import { observeLongTasks } from './helpers/long-tasks';
 
 const LIMIT_MS = 200;
-
-/** Records every long task from the first script on, in `window.__longest`. */
-async function observeLongTasks(page: Page): Promise<void> {
-  await page.addInitScript(() => {
-    const w = window as unknown as { __longest: number };
-    w.__longest = 0;
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) w.__longest = Math.max(w.__longest, entry.duration);
-    }).observe({ type: 'longtask', buffered: true });
-  });
-}
 
 /**
  * Records every stage text an import job shows (`window.__stages`), so the test can tell that
