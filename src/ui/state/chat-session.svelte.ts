@@ -33,6 +33,7 @@ import { highlightKey, type HighlightSink } from './highlights.svelte';
 import { latestTurn, type LatestTurn, type UndoableDelete } from './message-actions';
 import { keepUnchanged } from './keep-unchanged';
 import { eventChanges } from './memory-changes';
+import { FrameLatest } from './frame-latest';
 
 export { stepView, type ChatError, type StepView } from './turn-view';
 export type { UndoableDelete } from './message-actions';
@@ -77,11 +78,6 @@ export interface ChatSessionDeps {
   nextFrame?: (callback: () => void) => void;
 }
 
-const defaultNextFrame = (callback: () => void): void => {
-  if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => callback());
-  else queueMicrotask(callback);
-};
-
 /** Codes whose message is the specific, plain-words account the notice points to (U291). */
 const DETAIL_CODES = /^(endpoint_|reply_too_long$)/;
 /** Longest detail shown under a notice. */
@@ -120,9 +116,8 @@ export class ChatSession {
   /** The last delete, until Undo, the next delete or the next turn (U185). */
   undoable = $state.raw<UndoableDelete | null>(null);
 
-  /** The newest streamed text not yet drawn, and whether a frame is asked for (U290). */
-  private pendingText: string | null = null;
-  private frameAsked = false;
+  /** The newest streamed text, drawn at most once a frame (U290). */
+  private readonly streamed: FrameLatest<string>;
   private subscription: Subscription | null = null;
   private stepsSubscription: Subscription | null = null;
   private stepsKey = '';
@@ -133,6 +128,7 @@ export class ChatSession {
   private shownLimit: number;
 
   constructor(private readonly deps: ChatSessionDeps) {
+    this.streamed = new FrameLatest((text) => (this.streamingText = text), deps.nextFrame);
     this.windowSize = deps.windowSize ?? 200;
     this.shownLimit = this.windowSize;
   }
@@ -561,7 +557,7 @@ export class ChatSession {
         break;
       }
       case 'message.streamed':
-        this.showStreamed(event.text);
+        this.streamed.push(event.text);
         break;
       case 'tool.called':
         this.liveSteps = [
@@ -585,25 +581,9 @@ export class ChatSession {
     }
   }
 
-  /**
-   * Shows the newest streamed text at the next frame (U290): however fast pieces arrive, the
-   * bubble is drawn at most once a frame, so a fast or endless stream cannot hold the page.
-   */
-  private showStreamed(text: string): void {
-    this.pendingText = text;
-    if (this.frameAsked) return;
-    this.frameAsked = true;
-    (this.deps.nextFrame ?? defaultNextFrame)(() => {
-      this.frameAsked = false;
-      if (this.pendingText === null) return;
-      this.streamingText = this.pendingText;
-      this.pendingText = null;
-    });
-  }
-
   /** Clears the streamed text, including a frame still to come. */
   private clearStreamed(): void {
-    this.pendingText = null;
+    this.streamed.cancel();
     this.streamingText = '';
   }
 
