@@ -42,7 +42,7 @@ import { createWorkerLlmEngine, type CompletionReport } from './adapters/llm/wor
 import { buildCpuCatalog, type CpuDevice } from './core/catalog/build-cpu-catalog';
 import { CPU_MODELS, type CpuModelRecord } from './core/catalog/cpu-models';
 import { WebLocksTurnLock } from './adapters/locks/web-locks-turn-lock';
-import { browserOfflineEnv, secureOfflineAssets } from './adapters/pwa/offline-assets';
+import { keepForOffline } from './adapters/pwa/keep-for-offline';
 import { registerServiceWorker } from './adapters/pwa/register-sw';
 import { LocalVectorIndex } from './adapters/search/local-vector-index';
 import { Bm25LexicalIndex } from './adapters/search/bm25-lexical-index';
@@ -181,34 +181,12 @@ const manager = new ModelManager({
   now: () => performance.now(),
   isOnline: () => navigator.onLine,
 });
-// Offline means offline (P30, P31, ADR 0189). On a first visit the page and the LLM worker fetch
-// before the service worker controls them (it claims them once active): as soon as it is active,
-// and again each time a model that runs without a network has loaded, it is asked to keep every
-// code file they fetched, and "ready to work offline" waits until each is found in the caches.
-const offlineEnv = browserOfflineEnv(() => llm.fetchedAssets());
-const keepForOffline = async (): Promise<boolean> => {
-  const check = await secureOfflineAssets(offlineEnv);
-  if (check.type === 'missing')
-    console.warn('Not ready to work offline; these files are not cached:', check.urls);
-  return check.type === 'ready';
-};
-void keepForOffline().catch((e: unknown) => console.warn('keeping files for offline failed', e));
-let securedModel: string | null = null;
-manager.subscribe((state) => {
-  const loaded = state.loaded;
-  if (loaded === null || isServerModel(loaded) || loaded === securedModel) return;
-  securedModel = loaded;
-  void keepForOffline().then(
-    (ready) => {
-      if (ready) pwa.onModelCached();
-      // Not claimed now; the next model load checks again.
-      else securedModel = null;
-    },
-    (e: unknown) => {
-      securedModel = null;
-      console.warn('checking the offline files failed', e);
-    },
-  );
+// Offline means offline (P30, P31, ADR 0189): keep what the first visit fetched, then say so.
+keepForOffline({
+  engineFetched: () => llm.fetchedAssets(),
+  subscribe: (listener) => manager.subscribe(listener),
+  needsNetwork: isServerModel,
+  onReady: () => pwa.onModelCached(),
 });
 
 const deviceChecked = device.check();
