@@ -4,6 +4,7 @@ import { exportBackupBlob } from '../adapters/backup/export-backup';
 import { writeBackup } from '../adapters/backup/import-backup';
 import { readBackupBlob, STREAM_ABOVE_BYTES } from '../adapters/backup/read-backup-blob';
 import { openMemoryStore, type DexieMemoryStore } from '../adapters/storage/dexie';
+import { STORE_TABLES } from '../core/ports/store-tables';
 import type { BackupApi, BackupTableName, HeldBackup } from '../rpc/backup-api';
 
 export interface BackupWorkerOptions {
@@ -18,20 +19,8 @@ const MAX_HELD = 2;
 /** `reading` events sent per file at most: each is a task on the page. */
 const READ_EVENTS = 100;
 
-const TABLES: ReadonlySet<string> = new Set<BackupTableName>([
-  'agents',
-  'conversations',
-  'blocks',
-  'blockHistory',
-  'messages',
-  'summaries',
-  'passages',
-  'documents',
-  'turns',
-  'steps',
-  'settings',
-  'vectors',
-]);
+/** The tables a `slice` may name: every table of a backup. */
+const TABLES: ReadonlySet<string> = new Set<BackupTableName>(STORE_TABLES);
 
 /**
  * The backup worker's handlers (X187): the page's own reader (`readBackupBlob`: size limit,

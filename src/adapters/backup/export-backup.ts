@@ -10,6 +10,7 @@ import {
 import type { AgentId, Message, Passage } from '../../core/model';
 import type { DexieMemoryStore } from '../storage/dexie/dexie-memory-store';
 import type { MessageRow, VectorRow } from '../storage/dexie/loci-db';
+import { STORE_TABLES } from '../../core/ports/store-tables';
 import { toStorageError } from '../storage/dexie/storage-error';
 import { encryptBackup, encryptBackupBlob } from './backup-crypto';
 
@@ -94,9 +95,18 @@ export const EXPORT_PAGE_ROWS = 256;
 
 type TableName = keyof BackupTables;
 
+/** How a stored row becomes its backup record, where the record is not the row itself. */
+const TO_RECORD: Partial<Record<TableName, (row: never) => unknown>> = {
+  messages: ({ ctx: _ctx, ...m }: MessageRow): Message => m,
+  passages: (p: Passage) => ({ ...p, embedding: p.embedding ? b64floats(p.embedding) : null }),
+  vectors: ({ rowId: _rowId, data, ...v }: VectorRow) => ({ ...v, data: b64floats(data) }),
+};
+
 /**
- * The tables in file order, each with how to list its keys (in the order `toArray` gives) and how
- * to turn a stored row into its backup record. `null` leaves the table out of the file.
+ * The tables in file order ({@link STORE_TABLES}), each with how to list its keys (in the order
+ * `toArray` gives) and how to turn a stored row into its backup record. `null` leaves the table
+ * out of the file: a schema v1 database has no conversations, and settings are global, so a
+ * one-agent backup has none.
  */
 function tableReaders(
   store: DexieMemoryStore,
@@ -104,28 +114,14 @@ function tableReaders(
 ): Array<[TableName, Table<unknown, unknown> | null, (row: never) => unknown]> {
   const db = store.db;
   const same = (row: unknown) => row;
-  return [
-    ['agents', db.agents, same],
-    ['conversations', store.hasConversations ? db.conversations : null, same],
-    ['blocks', db.blocks, same],
-    ['blockHistory', db.blockHistory, same],
-    ['messages', db.messages, ({ ctx: _ctx, ...m }: MessageRow): Message => m],
-    ['summaries', db.summaries, same],
-    [
-      'passages',
-      db.passages,
-      (p: Passage) => ({ ...p, embedding: p.embedding ? b64floats(p.embedding) : null }),
-    ],
-    ['documents', db.documents, same],
-    ['turns', db.turns, same],
-    ['steps', db.steps, same],
-    ['settings', agentId === undefined ? db.settings : null, same],
-    [
-      'vectors',
-      db.vectors,
-      ({ rowId: _rowId, data, ...v }: VectorRow) => ({ ...v, data: b64floats(data) }),
-    ],
-  ] as Array<[TableName, Table<unknown, unknown> | null, (row: never) => unknown]>;
+  const leftOut = (name: TableName) =>
+    (name === 'conversations' && !store.hasConversations) ||
+    (name === 'settings' && agentId !== undefined);
+  return STORE_TABLES.map((name) => [
+    name,
+    leftOut(name) ? null : db.table(name),
+    TO_RECORD[name] ?? same,
+  ]);
 }
 
 /**

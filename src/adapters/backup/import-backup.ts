@@ -1,5 +1,6 @@
 import { AppError } from '../../core/errors';
 import type { BackupImportProgress } from '../../core/ports/backup';
+import { AGENT_OWNED_TABLES } from '../../core/ports/store-tables';
 import { ENCRYPTED_FORMAT, type DecodedBackup } from '../../core/backup/backup-format';
 import { validateBackup } from '../../core/backup/validate-backup';
 import type { DexieMemoryStore } from '../storage/dexie/dexie-memory-store';
@@ -115,18 +116,10 @@ export async function writeBackup(
   const db = store.db;
   const agentIds = new Set(t.agents.map((a) => a.id));
   const v2 = store.hasConversations;
-  const owned = [
-    ...(v2 ? [db.conversations] : []),
-    db.blocks,
-    db.blockHistory,
-    db.messages,
-    db.summaries,
-    db.passages,
-    db.documents,
-    db.turns,
-    db.steps,
-    db.vectors,
-  ];
+  // A schema v1 database has no conversations table.
+  const owned = AGENT_OWNED_TABLES.filter((name) => v2 || name !== 'conversations').map((name) =>
+    db.table(name),
+  );
   try {
     const totalMessages = t.messages.length;
     await db.transaction('rw', db.tables, async () => {

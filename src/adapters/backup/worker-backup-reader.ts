@@ -1,5 +1,6 @@
 import type { DecodedBackup } from '../../core/backup/backup-format';
 import { AppError } from '../../core/errors';
+import { LARGE_TABLES, STORE_TABLES, withoutTables } from '../../core/ports/store-tables';
 import type { BackupApi, BackupTableName, HeldBackup } from '../../rpc/backup-api';
 import type { RpcClient, RpcConnection } from '../../rpc/rpc-client';
 import { OptionalWorkerClient, type OptionalWorkerOptions } from '../../rpc/optional-worker';
@@ -26,18 +27,8 @@ export const RECEIVE_CHARS = 4_000_000;
 
 /** The order rows are fetched in: small tables first, so progress moves with the messages. */
 const TABLE_ORDER: readonly BackupTableName[] = [
-  'agents',
-  'conversations',
-  'blocks',
-  'blockHistory',
-  'summaries',
-  'documents',
-  'turns',
-  'steps',
-  'settings',
-  'messages',
-  'passages',
-  'vectors',
+  ...withoutTables(STORE_TABLES, LARGE_TABLES),
+  ...LARGE_TABLES,
 ];
 
 /**

@@ -8,6 +8,7 @@ import {
   type TurnRecord,
 } from '../model';
 import { err, ok, type Result } from '../result';
+import { AGENT_OWNED_TABLES, withoutTables } from '../ports/store-tables';
 import { bytesToFloat32, decodeBase64 } from './base64';
 import {
   BACKUP_FORMAT,
@@ -223,17 +224,8 @@ function checkReferences(file: BackupFile): DecodedBackup {
       fail(p('agents'), `must hold exactly the agent "${only}" of the scope`);
     if (t.settings.length > 0) fail(p('settings'), 'must be empty in a one-agent backup');
   }
-  for (const name of [
-    'blocks',
-    'blockHistory',
-    'messages',
-    'summaries',
-    'passages',
-    'documents',
-    'turns',
-    'steps',
-    'vectors',
-  ] as const) {
+  // Conversations are checked with the rows that name them, in `checkConversations`.
+  for (const name of withoutTables(AGENT_OWNED_TABLES, ['conversations'])) {
     references(t[name] as Array<{ agentId: string }>, p(name), 'agentId', agents, 'the agent');
   }
   unique(t.blocks, p('blocks'), (b) => JSON.stringify([b.agentId, b.label]), 'block');

@@ -23,6 +23,7 @@ import type {
   TurnRecord,
 } from '../model';
 import type { EpochMs } from '../units';
+import { STORE_TABLES, withoutTables } from './store-tables';
 
 /** A new message; the store assigns `seq` inside the transaction that writes it. */
 export type NewMessage = Omit<Message, 'seq'>;
@@ -121,18 +122,13 @@ export interface TierStats {
   bytes: number;
 }
 
-/** The tiers the storage dashboard counts, in the order it shows them. */
-export const TIER_NAMES = [
-  'agents',
-  'blocks',
-  'blockHistory',
-  'messages',
-  'summaries',
-  'passages',
-  'documents',
-  'turns',
-  'steps',
-] as const;
+/**
+ * The tiers the storage dashboard counts, in the order it shows them: the store's tables but
+ * `conversations` and `settings` (not memory tiers: a chat's title and times, and preferences)
+ * and `vectors` (packed batches, counted by vector rather than by row: the Dexie store's
+ * `vectorStats`).
+ */
+export const TIER_NAMES = withoutTables(STORE_TABLES, ['conversations', 'settings', 'vectors']);
 
 export type TierName = (typeof TIER_NAMES)[number];
 

@@ -31,6 +31,7 @@ import type {
   TierName,
   TierStats,
 } from '../../../core/ports/memory-store';
+import { AGENT_OWNED_TABLES } from '../../../core/ports/store-tables';
 import type { PackedVectors, VectorStore } from '../../../core/search/vector-store';
 import {
   deleteConversationRows,
@@ -241,18 +242,10 @@ export class DexieMemoryStore implements MemoryStore, VectorStore {
 
   async deleteAgent(id: AgentId): Promise<void> {
     const db = this.db;
-    const owned = [
-      db.blocks,
-      db.blockHistory,
-      db.messages,
-      db.summaries,
-      db.passages,
-      db.documents,
-      db.turns,
-      db.steps,
-      db.vectors,
-      ...(this.hasConversations ? [db.conversations] : []),
-    ];
+    // A schema v1 database has no conversations table.
+    const owned = AGENT_OWNED_TABLES.filter(
+      (name) => this.hasConversations || name !== 'conversations',
+    ).map((name) => db.table(name));
     await this.write('delete agent', [db.agents, db.settings, ...owned], async () => {
       await db.agents.delete(id);
       for (const table of owned) await table.where('agentId').equals(id).delete();

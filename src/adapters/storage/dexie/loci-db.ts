@@ -14,6 +14,7 @@ import type {
   AgentId,
 } from '../../../core/model';
 import { defaultConversationId, FIRST_CONVERSATION_TITLE } from '../../../core/model';
+import type { StoreTableName } from '../../../core/ports/store-tables';
 import type { VectorKind } from '../../../core/ports/vector-index';
 
 /**
@@ -67,8 +68,8 @@ export interface UpgradeProgress {
  */
 export const UPGRADE_PAGE = 2_000;
 
-/** v1's tables and indexes, as the first release declared them. */
-const V1_STORES: Record<string, string> = {
+/** v1's tables and indexes, as the first release declared them: every table but conversations. */
+const V1_STORES: Record<Exclude<StoreTableName, 'conversations'>, string> = {
   agents: 'id',
   blocks: '[agentId+label], agentId',
   blockHistory: '[agentId+label+version], agentId',
@@ -92,7 +93,7 @@ export const SCHEMA_VERSIONS: readonly SchemaVersion[] = [
       conversations: 'id, agentId, [agentId+updatedAt]',
       messages: `${V1_STORES.messages}, [conversationId+seq], [conversationId+ctx+seq]`,
       summaries: `${V1_STORES.summaries}, [conversationId+version]`,
-    },
+    } satisfies Record<StoreTableName, string>,
     upgrade: upgradeToConversations,
   },
 ];
