@@ -33,6 +33,7 @@ import {
   buildEvalResult,
   comparisonMarkdown,
   evalMarkdown,
+  memoryCostFigures,
   type CostFigures,
   type EvalResult,
 } from './eval/eval-report';
@@ -246,6 +247,7 @@ async function runLivePath(ctx: EvalContext): Promise<EvalResult> {
     logSummary(ctx, summary, (Date.now() - t0) / 1000);
   }
   const cost: Record<string, Record<string, CostFigures>> = {};
+  const figures = buildEvalResult(meta(ctx), tally, ctx.plan);
   for (const strategy of ctx.plan.strategies) {
     const row: Record<string, CostFigures> = {};
     for (const budget of ctx.plan.budgets) {
@@ -257,11 +259,19 @@ async function runLivePath(ctx: EvalContext): Promise<EvalResult> {
         flushes: record.flushes,
         prompt_limit: record.promptLimit,
         webllm_ratio_floor: webllmRatioFloor(record.promptLimit, summary.webllm_held_mean),
+        pressure_warnings_per_turn:
+          record.turnCount === 0
+            ? 0
+            : Math.round((record.warnedTurns / record.turnCount) * 1000) / 1000,
       };
+      Object.assign(
+        (figures.context[strategy] ??= {}),
+        memoryCostFigures(budget, record.memoryTokens, record.memoryLines),
+      );
     }
     cost[strategy] = row;
   }
-  return { path: 'live', ...buildEvalResult(meta(ctx), tally, ctx.plan), cost };
+  return { path: 'live', ...figures, cost };
 }
 
 /** Runs the whole evaluation; returns the result JSON and its tables. */

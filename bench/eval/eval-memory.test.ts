@@ -35,7 +35,25 @@ describe('eval:memory on a tiny LoCoMo-format file (fixture embedder, real adapt
       'all_recall@5',
     ]);
     expect(Object.keys(result.context)).toEqual(['memgpt', 'forgetting', 'recency', 'window']);
-    expect(Object.keys(result.context.window!)).toEqual(['300', '900', '300_all', '900_all']);
+    // V38: what recall costs sits beside what it finds, for every strategy and budget.
+    expect(Object.keys(result.context.window!)).toEqual([
+      '300',
+      '900',
+      '300_all',
+      '900_all',
+      '300_memory_tokens_mean',
+      '300_memory_tokens_p95',
+      '300_memory_lines_mean',
+      '900_memory_tokens_mean',
+      '900_memory_tokens_p95',
+      '900_memory_lines_mean',
+    ]);
+    // The window strategy never recalls: it costs no memory tokens.
+    expect(result.context.window!['900_memory_tokens_mean']).toBe(0);
+    expect(result.context.memgpt!['900_memory_tokens_p95']).toBeGreaterThanOrEqual(
+      result.context.memgpt!['900_memory_tokens_mean']!,
+    );
+    expect(table).toMatch(/\| recalled memory per question/);
     expect(Object.keys(result.by_category).sort()).toEqual(['multi_hop', 'single_hop', 'temporal']);
     expect(table).toMatch(/\| hybrid \|/);
     // V31: the cost of every strategy at every budget, from the same replay.
@@ -56,7 +74,10 @@ describe('eval:memory on a tiny LoCoMo-format file (fixture embedder, real adapt
       'flushes',
       'prompt_limit',
       'webllm_ratio_floor',
+      'pressure_warnings_per_turn',
     ]);
+    expect(cost.pressure_warnings_per_turn).toBeGreaterThanOrEqual(0);
+    expect(cost.pressure_warnings_per_turn).toBeLessThanOrEqual(1);
     // V34: every request web-llm prefilled in full is counted once, by why; the first is 'first'.
     expect(cost.webllm_resets.first).toBe(1);
     expect(table).toMatch(/\| web-llm full prefills \(live\) .*\| ratio: floor \/ measured/);

@@ -22,6 +22,32 @@ export interface CostFigures extends CostSummary {
   prompt_limit: number;
   /** The least `prefill_webllm` ÷ `new_tokens` any layout reaches with this held mean (V37). */
   webllm_ratio_floor: number | null;
+  /** Replayed turns whose first prompt carried the memory-pressure alert ÷ turns (V38). */
+  pressure_warnings_per_turn: number;
+}
+
+/** What recall costs in the prompt (V38): keys of `context.<strategy>` beside the recall figures. */
+export function memoryCostFigures(
+  budget: number,
+  tokens: readonly number[],
+  lines: readonly number[],
+): Record<string, number> {
+  const mean = (xs: readonly number[]) =>
+    xs.length === 0 ? 0 : Math.round(xs.reduce((a, b) => a + b, 0) / xs.length);
+  const sorted = [...tokens].sort((a, b) => a - b);
+  const p95 =
+    sorted.length === 0
+      ? 0
+      : sorted[Math.min(sorted.length - 1, Math.ceil(0.95 * sorted.length) - 1)]!;
+  const linesMean =
+    lines.length === 0
+      ? 0
+      : Math.round((lines.reduce((a, b) => a + b, 0) / lines.length) * 10) / 10;
+  return {
+    [`${budget}_memory_tokens_mean`]: mean(tokens),
+    [`${budget}_memory_tokens_p95`]: p95,
+    [`${budget}_memory_lines_mean`]: linesMean,
+  };
 }
 
 /** The figures of one path. */
@@ -139,6 +165,19 @@ export function evalMarkdown(result: EvalResult, plan: EvalPlan): string {
       `| ${strategy} | ${plan.budgets.map((b) => `${pct(row[String(b)])} / ${pct(row[`${b}_all`])}`).join(' | ')} |`,
     );
   }
+  if (result.path === 'live') {
+    lines.push(
+      '',
+      `| recalled memory per question (tokens mean / p95 · lines mean) | ${plan.budgets.map((b) => `${b} tokens`).join(' | ')} |`,
+      `|---|${plan.budgets.map(() => '---').join('|')}|`,
+    );
+    for (const strategy of plan.strategies) {
+      const row = result.context[strategy] ?? {};
+      lines.push(
+        `| ${strategy} | ${plan.budgets.map((b) => `${row[`${b}_memory_tokens_mean`] ?? '–'} / ${row[`${b}_memory_tokens_p95`] ?? '–'} · ${row[`${b}_memory_lines_mean`] ?? '–'}`).join(' | ')} |`,
+      );
+    }
+  }
   const k = plan.ks.includes(10) ? 10 : plan.ks[plan.ks.length - 1];
   const budget = plan.budgets[plan.budgets.length - 1];
   lines.push(
@@ -154,15 +193,15 @@ export function evalMarkdown(result: EvalResult, plan: EvalPlan): string {
   if (result.cost) {
     lines.push(
       '',
-      `| cost per turn (${result.path}) | budget | turns | steps/turn | full prompt | new tokens | prefill web-llm | prefill LCP | new p95 | web-llm p95 | LCP p95 | flushes |`,
-      '|---|---|---|---|---|---|---|---|---|---|---|---|',
+      `| cost per turn (${result.path}) | budget | turns | steps/turn | full prompt | new tokens | prefill web-llm | prefill LCP | new p95 | web-llm p95 | LCP p95 | flushes | pressure warnings/turn |`,
+      '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     );
     for (const strategy of plan.strategies) {
       for (const b of plan.budgets) {
         const c = result.cost[strategy]?.[String(b)];
         if (!c) continue;
         lines.push(
-          `| ${strategy} | ${b} | ${c.turns} | ${c.steps_per_turn} | ${c.full_prompt_mean} | ${c.new_tokens_mean} | ${c.prefill_webllm_mean} | ${c.prefill_lcp_mean} | ${c.new_tokens_p95 ?? ''} | ${c.prefill_webllm_p95} | ${c.prefill_lcp_p95} | ${c.flushes} |`,
+          `| ${strategy} | ${b} | ${c.turns} | ${c.steps_per_turn} | ${c.full_prompt_mean} | ${c.new_tokens_mean} | ${c.prefill_webllm_mean} | ${c.prefill_lcp_mean} | ${c.new_tokens_p95 ?? ''} | ${c.prefill_webllm_p95} | ${c.prefill_lcp_p95} | ${c.flushes} | ${c.pressure_warnings_per_turn} |`,
         );
       }
     }

@@ -87,6 +87,8 @@ export interface ContextPlan {
   /** What a flush would evict now: an oldest-first prefix, never the newest user message (C3). */
   evictableIds: MessageId[];
   memories: ContextMemory[];
+  /** Recalled memory lines anywhere in the prompt: this turn's and those kept merged (C17). */
+  memoryLines?: number;
   /** Tokens the prompt would need to hold the whole history (for the queue manager). */
   demand: Tokens;
   /** The memories part of `demand`: the plain selection, at most `recallBudget` (C17). */
@@ -395,6 +397,9 @@ export async function planContext(input: PlanInput): Promise<Result<ContextPlan,
       used + (historyTokens - measured.messageTokens) - target,
     ),
     memories: turnMemories,
+    memoryLines: merged
+      ? [...attached.values()].reduce((sum, lines) => sum + lines.length, 0)
+      : memories.length,
     ...(memoryFlush ? { memoryFlush: true as const } : {}),
     // Memories past the recall budget only fill room the queue left free: they never cause a flush.
     demand:

@@ -32,6 +32,25 @@ export interface CostRecord {
   flushes: number;
   /** The largest prompt a replay allowed: its window less the reply reserve (V37). */
   promptLimit: Tokens;
+  /** Replayed turns, and those whose first prompt carried a memory-pressure alert (V38). */
+  turnCount: number;
+  warnedTurns: number;
+  /** Recalled memory in each question's first planned prompt: tokens and lines (V38). */
+  memoryTokens: Tokens[];
+  memoryLines: number[];
+}
+
+/** An empty record for one strategy at one budget. */
+export function emptyCostRecord(): CostRecord {
+  return {
+    turns: [],
+    flushes: 0,
+    promptLimit: 0,
+    turnCount: 0,
+    warnedTurns: 0,
+    memoryTokens: [],
+    memoryLines: [],
+  };
 }
 
 export const costKey = (strategy: StrategyName, budget: Tokens): string => `${strategy}.${budget}`;
@@ -61,9 +80,11 @@ export async function evaluateLive(
       for (const [reason, n] of Object.entries(replay.problems)) {
         summary.problems[`${key} replay ${reason}`] = n;
       }
-      const cost: CostRecord = costs.get(key) ?? { turns: [], flushes: 0, promptLimit: 0 };
+      const cost: CostRecord = costs.get(key) ?? emptyCostRecord();
       cost.turns.push(...replay.meter.turns);
       cost.flushes += replay.flushes;
+      cost.turnCount += replay.turns;
+      cost.warnedTurns += replay.warnedTurns;
       cost.promptLimit = Math.max(
         cost.promptLimit,
         replay.window - replay.agent.budgets.replyReserve,
@@ -90,6 +111,10 @@ export async function evaluateLive(
           .filter((t): t is string => t !== undefined);
         const asked = await askOnFork(replay, q.question, deps, askedAt);
         if (asked.problem) summary.problems[key] = (summary.problems[key] ?? 0) + 1;
+        else {
+          cost.memoryTokens.push(asked.memoryTokens ?? 0);
+          cost.memoryLines.push(asked.memoryLines ?? 0);
+        }
         const found = evidenceInPrompt(asked.prompt, texts);
         tally.add(contextFigure(strategy, budget, 'any'), category(q.category), found.any);
         tally.add(contextFigure(strategy, budget, 'all'), category(q.category), found.all);

@@ -20,7 +20,7 @@ import type { CompletionRequest, LlmEngine } from '../ports/llm-engine';
 import type { MemorySearch } from '../ports/memory-search';
 import type { MemoryStore } from '../ports/memory-store';
 import type { Tokenizer } from '../ports/tokenizer';
-import { sessionStartText } from '../prompts/event-copy';
+import { memoryPressureText, sessionStartText } from '../prompts/event-copy';
 import { createWindowStrategy } from '../strategies/window';
 import { createToolRegistry } from '../tools/tool-registry';
 import type { EpochMs, Tokens } from '../units';
@@ -120,6 +120,17 @@ export interface LiveReplay {
   flushes: number;
   /** Turns that ended other than as the dataset did, by stop reason (e.g. `error`). */
   problems: Record<string, number>;
+  /** Turns replayed, and those whose first planned prompt carried a memory-pressure alert (V38). */
+  turns: number;
+  warnedTurns: number;
+}
+
+/** The words every memory-pressure alert opens with, as the prompt carries them. */
+const PRESSURE_ALERT = memoryPressureText(0).slice(0, memoryPressureText(0).indexOf(':') + 1);
+
+/** Whether a planned prompt carries a memory-pressure alert (V38). */
+export function carriesPressureAlert(prompt: readonly { content: string }[]): boolean {
+  return prompt.some((turn) => turn.content.includes(PRESSURE_ALERT));
 }
 
 /** Fixed tokens of a prompt (system, tools, core blocks, reply reserve) for `agent`. */
@@ -219,6 +230,8 @@ export async function replayLive(
     meter,
     flushes: 0,
     problems: {},
+    turns: 0,
+    warnedTurns: 0,
   };
   const link = (turn: EvalTurn, message: Message) => {
     replay.messageOfTurn.set(turn.id, message);
@@ -238,10 +251,16 @@ export async function replayLive(
     const fromSeq = (await world.store.lastSeq(agent.id)) + 1;
     const controller = new AbortController();
     meter.beginTurn(round.user?.id ?? `${round.replies[0]!.id} (session start)`);
+    replay.turns += 1;
+    let planned = false;
     const outcome = await runTurn(agentDeps, agent.id, trigger, {
       signal: controller.signal,
       onEvent: (event) => {
         if (event.type === 'summary.created') replay.flushes += 1;
+        if (event.type === 'context.planned' && !planned) {
+          planned = true;
+          if (carriesPressureAlert(event.plan.prompt)) replay.warnedTurns += 1;
+        }
         // The user speaks again before any reply: they interrupt the model, as in the app.
         if (event.type === 'context.planned' && round.replies.length === 0) controller.abort();
       },
@@ -270,6 +289,9 @@ export async function replayLive(
 /** The prompt of a question's first step on a throwaway fork, or why none was planned. */
 export interface QuestionPlan {
   prompt: string;
+  /** Recalled memory in that prompt: its tokens and lines (V38). */
+  memoryTokens?: Tokens;
+  memoryLines?: number;
   problem?: string;
 }
 
@@ -290,6 +312,7 @@ export async function askOnFork(
   const engine = deps.createEngine(replay.window, () => replyStep('…', false));
   const controller = new AbortController();
   let prompt: string | null = null;
+  let memory = { tokens: 0, lines: 0 };
   const outcome = await runTurn(
     {
       store: world.store,
@@ -306,10 +329,14 @@ export async function askOnFork(
       onEvent: (event) => {
         if (event.type !== 'context.planned' || prompt !== null) return;
         prompt = event.plan.prompt.map((turn) => turn.content).join('\n');
+        memory = {
+          tokens: event.plan.sections.memories,
+          lines: event.plan.memoryLines ?? event.plan.memories.length,
+        };
         controller.abort();
       },
     },
   );
   if (prompt === null) return { prompt: '', problem: outcome.error?.code ?? outcome.stopReason };
-  return { prompt };
+  return { prompt, memoryTokens: memory.tokens, memoryLines: memory.lines };
 }
