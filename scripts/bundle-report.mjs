@@ -12,8 +12,8 @@
  * `--json` prints the same figures as JSON. Usage: `npm run build && node scripts/bundle-report.mjs`.
  */
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { join, posix, relative } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { join, relative } from 'node:path';
+import { firstLoadFiles, isJs } from './first-load.mjs';
 
 const args = process.argv.slice(2);
 const json = args.includes('--json');
@@ -34,41 +34,11 @@ function files(dir) {
 
 const all = files(out);
 const size = (/** @type {string} */ file) => statSync(join(out, file)).size;
-const gzip = (/** @type {string} */ file) => gzipSync(readFileSync(join(out, file))).length;
 
-// --- First load ----------------------------------------------------------------------------
-const html = readFileSync(join(out, 'index.html'), 'utf8');
-/** @type {string[]} */
-const roots = [];
-for (const tag of html.matchAll(/<(script|link)\b[^>]*>/g)) {
-  const t = tag[0];
-  const url = /\b(?:src|href)="([^"]+)"/.exec(t)?.[1];
-  if (!url || /^[a-z]+:/i.test(url)) continue;
-  const isScript = tag[1] === 'script';
-  const isStyle = /rel="stylesheet"/.test(t);
-  const isPreload = /rel="modulepreload"/.test(t);
-  if (isScript || isStyle || isPreload) roots.push(url.replace(/^\.?\//, ''));
-}
-const firstLoad = new Set();
-const queue = [...roots];
-while (queue.length > 0) {
-  const file = /** @type {string} */ (queue.shift());
-  if (firstLoad.has(file) || !existsSync(join(out, file))) continue;
-  firstLoad.add(file);
-  if (!/\.m?js$/.test(file)) continue;
-  const code = readFileSync(join(out, file), 'utf8');
-  // Static imports only: `import … from "./x.js"`, `import "./x.js"`, `export … from "./x.js"`.
-  for (const m of code.matchAll(
-    /(?:^|[;}\s])(?:import|export)\s*(?:[^"'()]*?\sfrom\s*)?["'](\.{1,2}\/[^"']+)["']/g,
-  )) {
-    const spec = m[1] ?? '';
-    queue.push(posix.normalize(posix.join(posix.dirname(file), spec)));
-  }
-}
-const firstLoadRows = [...firstLoad].map((file) => ({ file, raw: size(file), gzip: gzip(file) }));
+// --- First load (scripts/first-load.mjs) ---------------------------------------------------
+const firstLoadRows = firstLoadFiles(out);
 const sum = (/** @type {{raw:number,gzip:number}[]} */ rows, /** @type {'raw'|'gzip'} */ k) =>
   rows.reduce((n, r) => n + r[k], 0);
-const isJs = (/** @type {string} */ f) => /\.m?js$/.test(f);
 const isCss = (/** @type {string} */ f) => f.endsWith('.css');
 
 // --- Precache ------------------------------------------------------------------------------

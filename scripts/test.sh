@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The one test command (README): installs what it needs, then type-check, lint, unit tests and
 # Playwright end-to-end tests in Debian's Chromium (the e2e build), then the production smoke
-# suite (playwright.prod.config.ts: `npm start` builds and serves dist/). Prints
-# "N passed, M failed" last.
+# suite (playwright.prod.config.ts: `npm start` builds and serves dist/) and the first-load budget
+# on that build. Prints "N passed, M failed" last.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export ONNXRUNTIME_NODE_INSTALL=skip
@@ -33,5 +33,7 @@ if [ -d dist-e2e ]; then
 fi
 # Its web server is `npm start` (scripts/start.sh), which builds the production bundle first.
 step "production smoke tests" npx playwright test -c playwright.prod.config.ts
+# The dist/ that server just built: its first-load JavaScript stays within budget (P33, ADR 0196).
+step "first-load budget" node scripts/check-first-load.mjs dist
 
 node scripts/test-summary.mjs "$checks_passed" "$checks_failed"

@@ -9,7 +9,8 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { test, expect } from './fixtures';
 
-const OUT = 'dist-e2e';
+/** The e2e build this suite serves (playwright.config.ts reads the same variable). */
+const OUT = process.env.LOCI_E2E_DIR ?? 'dist-e2e';
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -95,6 +96,19 @@ test('U195: no engine library is precached, and each engine chunk in dist/ is on
     expect(code.includes('tvmjs'), `${url} holds web-llm's runtime`).toBe(false);
     expect(code.includes('wllamaAction'), `${url} holds wllama's library`).toBe(false);
   }
+});
+
+test('P35: the code of every screen loaded on demand, and its style, is in the precache', () => {
+  const urls = precacheUrls(readFileSync(join(OUT, 'sw.js'), 'utf8'));
+  const screens = files(OUT).filter((f) =>
+    /^assets\/[A-Z][A-Za-z]*Screen-[^/]*\.(js|css)$/.test(f),
+  );
+  for (const name of ['Chat', 'Writer', 'Memory', 'Documents', 'Models', 'Settings'])
+    expect(
+      screens.some((f) => f.startsWith(`assets/${name}Screen-`) && f.endsWith('.js')),
+      `${name}Screen has a chunk of its own`,
+    ).toBe(true);
+  expect(screens.filter((f) => !urls.includes(f))).toEqual([]);
 });
 
 test('U196: one ONNX Runtime wasm in dist/, the self-hosted one the embedder loads', () => {

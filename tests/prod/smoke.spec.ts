@@ -134,7 +134,10 @@ test('it asks for persistent storage when the first agent is created', async ({ 
   expect(seen.errors).toEqual([]);
 });
 
-test('after one load it reloads offline from the service worker', async ({ page, context }) => {
+test('after one load it reloads offline from the service worker, and every screen opens (P35)', async ({
+  page,
+  context,
+}) => {
   const seen = watch(page);
   await page.goto('/');
   await page.evaluate(async () => {
@@ -150,11 +153,20 @@ test('after one load it reloads offline from the service worker', async ({ page,
   await page.reload();
   await expect(page.getByRole('heading', { name: 'Loci', level: 1 })).toBeVisible();
   await expect(page.getByTestId('device-report')).toContainText('This device');
-  await page
-    .getByRole('navigation', { name: 'Main' })
-    .getByRole('link', { name: 'Memory' })
-    .click();
-  await expect(page).toHaveURL(/#\/memory/);
+  // Every screen but Home loads its code on demand (P34); offline it comes from the precache (P35).
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  for (const [link, heading] of [
+    ['Memory', 'Memory'],
+    ['Documents', 'Documents'],
+    ['Models', 'Models'],
+    ['Settings', 'Settings'],
+    ['Chat', 'Chat'],
+  ] as const) {
+    await nav.getByRole('link', { name: link }).click();
+    await expect(page).toHaveURL(new RegExp(`#/${link.toLowerCase()}`));
+    await expect(page.getByRole('heading', { name: heading, level: 1 })).toBeAttached();
+    await expect(page.getByTestId('screen-load-error')).toHaveCount(0);
+  }
   await context.setOffline(false);
   expect(seen.errors).toEqual([]);
   expect(seen.external).toEqual([]);
