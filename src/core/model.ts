@@ -193,6 +193,13 @@ export interface Message {
   raw?: string;
   /** The turn this message belongs to. */
   turnId?: TurnId;
+  /**
+   * A reply cut off at its step's length limit (A40): kept as the reply, and the chat offers
+   * Continue on it.
+   */
+  cut?: true;
+  /** A reply that goes on from a cut reply (A41): the chat shows the two as one. */
+  continues?: MessageId;
   at: EpochMs;
   /** Whether the message is in the FIFO queue of the context window. */
   inContext: boolean;

@@ -6,6 +6,7 @@
 import type {
   Agent,
   ConversationId,
+  MessageId,
   StepRecord,
   StopReason,
   TurnRecord,
@@ -17,12 +18,14 @@ import type { ToolRegistry } from '../tools/tool-registry';
 import type { MemoryChange, ToolOutcome } from '../tools/tool';
 import type { AgentDeps } from './agent-deps';
 import { agentDisplayName } from './display-names';
+import { cutReply } from './cut-reply';
 import { createMessageStream } from './message-stream';
 import { parseStep } from './parse-step';
 import type { Prepared } from './prepare-context';
 import { readsInPrompt } from './prompt-reads';
 import { samplingOf } from './sampling';
-import { buildStepSchema } from './step-schema';
+import { stepMaxTokens } from './step-max-tokens';
+import { buildStepSchema, replyMaxChars } from './step-schema';
 import { newMessage } from './store-message';
 import type { TurnEvent } from './turn-events';
 
@@ -41,6 +44,8 @@ export interface StepInput {
   prepared: Prepared;
   /** Invalid steps in a row before this one. */
   invalidRun: number;
+  /** The cut reply this step's reply goes on from (A41), when the turn is a Continue. */
+  continues?: MessageId;
   /**
    * The document passages the turn has read so far, newest first; this step adds every one its
    * prompt holds (from this turn or an earlier one, X230) and those its tool result shows (C15).
@@ -74,24 +79,38 @@ export async function executeStep(input: StepInput): Promise<StepResult> {
   const message = createMessageStream();
   // The same settings on every step, so web-llm keeps its KV cache (E27, E53).
   const { temperature, topP } = samplingOf(agent);
+  // A reply may use the free window, not only the reserve (A40).
+  const maxTokens = stepMaxTokens(plan, agent.budgets.replyReserve);
+  let streamed: string | null = null;
   const completion = await deps.engine.complete({
     messages: plan.prompt,
-    maxTokens: agent.budgets.replyReserve,
+    maxTokens,
     temperature,
     topP,
-    jsonSchema: buildStepSchema(specs, agent.budgets.replyReserve),
+    jsonSchema: buildStepSchema(specs, maxTokens),
     signal: input.signal,
     onDelta: (delta) => {
       const { text, grew } = message.push(delta);
+      streamed = text;
       if (text !== null && grew) {
         input.emit({ type: 'message.streamed', turnId: turn.id, step, text, done: false });
       }
     },
     // The engine starts the step over (ADR 0116): the next deltas are a new text.
-    onRestart: () => message.reset(),
+    onRestart: () => {
+      message.reset();
+      streamed = null;
+    },
   });
   const raw = completion.text;
-  const parsed = parseStep(raw, input.registry, specs);
+  const kept = cutReply(completion.finishReason, streamed, input.registry, specs);
+  const parsed = kept ?? parseStep(raw, input.registry, specs);
+  // Cut: stopped by max_tokens, or closed by the grammar at the reply's length bound (E51).
+  const cut =
+    kept !== null ||
+    (parsed.type === 'call' &&
+      parsed.name === 'send_message' &&
+      String(parsed.arguments.message ?? '').length >= replyMaxChars(maxTokens));
   const untrusted = input.untrusted ?? [];
   // Every document passage the prompt holds — recalled now, kept in an earlier message, or in a
   // search result still in the queue — marks an edit of this step (C15, X230).
@@ -115,7 +134,7 @@ export async function executeStep(input: StepInput): Promise<StepResult> {
   } else if (completion.finishReason === 'length') {
     outcome = {
       type: 'invalid',
-      feedback: `Your step was cut off after ${agent.budgets.replyReserve} tokens; keep "thinking" to one sentence and the message shorter.`,
+      feedback: `Your step was cut off after ${maxTokens} tokens; keep "thinking" to one sentence and the message shorter.`,
     };
   } else {
     outcome = { type: 'invalid', feedback: parsed.feedback };
@@ -126,7 +145,14 @@ export async function executeStep(input: StepInput): Promise<StepResult> {
   const args = parsed.type === 'call' ? parsed.arguments : null;
   const heartbeat = ok ? parsed.heartbeat : true;
   const result = outcome.type === 'ok' ? outcome.result : outcome.feedback;
-  const reply = outcome.type === 'ok' ? outcome.reply : undefined;
+  let reply = outcome.type === 'ok' ? outcome.reply : undefined;
+  if (reply !== undefined && parsed.type === 'call' && (cut || input.continues)) {
+    // A cut reply and its continuation join where the model stopped: the space at the seam stays.
+    let seam = String(parsed.arguments.message ?? reply);
+    if (!input.continues) seam = seam.trimStart();
+    if (!cut) seam = seam.trimEnd();
+    reply = seam;
+  }
   const invalidRun = ok ? 0 : input.invalidRun + 1;
   let stopReason: StopReason | undefined;
   if (ok && !parsed.heartbeat) stopReason = 'end_turn';
@@ -149,8 +175,11 @@ export async function executeStep(input: StepInput): Promise<StepResult> {
             text: reply ?? '',
             ...(author !== undefined ? { author } : {}),
             toolCall: { name, arguments: args },
-            // Shown to the model as generated, so its next request extends this one (ADR 0100).
-            raw,
+            // Shown to the model as generated, so its next request extends this one (ADR 0100);
+            // a cut step's output is not JSON, so the prompt shows its compact call instead.
+            ...(cut ? { cut: true as const } : {}),
+            ...(kept ? {} : { raw }),
+            ...(reply !== undefined && input.continues ? { continues: input.continues } : {}),
           }
         : {
             ...base,

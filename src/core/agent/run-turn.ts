@@ -136,7 +136,7 @@ export async function runTurn(
     if (!agent) return await stop('error', new AppError('not_found', `No agent ${agentId}.`));
     const tokenizer: Tokenizer = deps.tokenizer ?? (await deps.engine.tokenizer());
     const requested =
-      trigger.type === 'retry'
+      trigger.type === 'retry' || trigger.type === 'continue'
         ? undefined
         : await turnConversation(store, agentId, options.conversationId);
     const started = await startTurn(deps, agent, trigger, tokenizer, requested);
@@ -221,6 +221,10 @@ export async function runTurn(
         prepared: prepared.value,
         invalidRun,
         untrusted,
+        // The first reply of a Continue goes on from the cut one (A41).
+        ...(trigger.type === 'continue' && replies.length === 0
+          ? { continues: trigger.messageId }
+          : {}),
         signal: options.signal,
         emit,
       });

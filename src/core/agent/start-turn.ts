@@ -14,7 +14,7 @@ import {
   type TurnRecord,
 } from '../model';
 import type { Tokenizer } from '../ports/tokenizer';
-import { sessionStartText } from '../prompts/event-copy';
+import { CONTINUE_TEXT, sessionStartText } from '../prompts/event-copy';
 import type { AgentDeps } from './agent-deps';
 import { userDisplayName } from './display-names';
 import { newMessage } from './store-message';
@@ -97,6 +97,13 @@ export async function startTurn(
     if (!stored) throw new AppError('storage_failed', 'The retried message was not written.');
     return { turn, trigger: stored };
   }
+  if (trigger.type === 'continue') {
+    // A Continue runs where its cut reply is, whatever conversation is shown (A41).
+    const [cut] = await store.getMessages([trigger.messageId]);
+    if (!cut || cut.agentId !== agent.id || !cut.cut)
+      throw new AppError('not_found', `No cut reply ${trigger.messageId}.`);
+    conversationId = conversationOf(cut);
+  }
   const conversation = conversationId ?? conversationOf({ agentId: agent.id });
   const drafts = [];
   if (trigger.type === 'user_message') {
@@ -146,8 +153,8 @@ export async function startTurn(
           agentId: agent.id,
           conversationId: conversation,
           role: 'event',
-          speaker: trigger.kind,
-          text: trigger.text,
+          speaker: trigger.type === 'continue' ? 'continue' : trigger.kind,
+          text: trigger.type === 'continue' ? CONTINUE_TEXT : trigger.text,
           turnId,
           at: now,
         },

@@ -16,7 +16,9 @@ export type TurnTrigger =
   | { type: 'user_message'; text: string }
   | { type: 'event'; kind: TriggerEventKind; text: string }
   /** Runs an interrupted turn again from its stored trigger message (A17). */
-  | { type: 'retry'; turnId: TurnId };
+  | { type: 'retry'; turnId: TurnId }
+  /** Goes on from a reply cut off at the length limit (A41); the new text continues that one. */
+  | { type: 'continue'; messageId: MessageId };
 
 export type TurnEvent =
   | { type: 'turn.started'; turnId: TurnId; triggerMessageId: MessageId; at: EpochMs }

@@ -166,6 +166,9 @@ export const blockVersionCheck: Check<BlockVersion> = obj<BlockVersion>({
   at: time,
 });
 
+/** A flag stored only when set (`cut`). */
+const isTrue: Check<true> = (v, path) => (bool(v, path) ? true : fail(path, 'expected true'));
+
 const toolCall = obj<ToolCall>({ name, arguments: record() });
 
 export const messageCheck: Check<Message> = obj<Message>({
@@ -181,6 +184,8 @@ export const messageCheck: Check<Message> = obj<Message>({
   toolResult: opt(text),
   raw: opt(text),
   turnId: opt(id),
+  cut: opt(isTrue),
+  continues: opt(id),
   at: time,
   inContext: bool,
   tokens: count,

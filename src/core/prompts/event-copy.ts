@@ -20,10 +20,15 @@ export function documentImportedText(title: string, passages: number, chars: Cha
   return `Document ${quoteInline(title)} was imported into archival memory: ${passages} passages (${chars} characters). Use archival_memory_search to read it.`;
 }
 
+/** What a Continue asks of the model (A41): the rest of its cut reply, nothing said twice. */
+export const CONTINUE_TEXT =
+  'Your last message was cut off at the length limit. Call send_message with only the rest of it, starting exactly where it stopped; do not repeat what you already wrote.';
+
 /** The label an event carries in the prompt, by its kind. */
 export const EVENT_LABEL: Record<string, string> = {
   memory_pressure: 'system alert',
   session_start: 'event',
   document_imported: 'event',
   note: 'event',
+  continue: 'event',
 };

@@ -9,14 +9,9 @@ import { liveQuery, type Subscription } from 'dexie';
 import type { ContextPlan } from '../../core/context/plan-context';
 import type { Pressure } from '../../core/context/queue-manager';
 import type { TurnEvent, TurnOutcome, TurnTrigger } from '../../core/agent/turn-events';
-import {
-  deleteMessages,
-  restoreMessages,
-  type DeleteMessagesDeps,
-} from '../../core/agent/delete-messages';
+import type { DeleteMessagesDeps } from '../../core/agent/delete-messages';
 import { AppError } from '../../core/errors';
 import {
-  conversationOf,
   type AgentId,
   type ConversationId,
   type Message,
@@ -31,6 +26,7 @@ import { errorCopy } from '../error-copy';
 import { shownTurnIds, stepView, STOP_COPY, type ChatError, type StepView } from './turn-view';
 import { highlightKey, type HighlightSink } from './highlights.svelte';
 import { latestTurn, type LatestTurn, type UndoableDelete } from './message-actions';
+import { MessageEdits } from './message-edits.svelte';
 import { keepUnchanged } from './keep-unchanged';
 import { eventChanges } from './memory-changes';
 import { FrameLatest } from './frame-latest';
@@ -111,10 +107,8 @@ export class ChatSession {
   error = $state.raw<ChatError | null>(null);
   /** True when another tab is running this agent right now. */
   busyElsewhere = $state(false);
-  /** True while a delete, Undo, edit or regenerate changes the stored messages. */
-  changing = $state(false);
-  /** The last delete, until Undo, the next delete or the next turn (U185). */
-  undoable = $state.raw<UndoableDelete | null>(null);
+  /** The cut reply a Continue is appending to, while it runs (U292). */
+  continuingId = $state<MessageId | null>(null);
 
   /** The newest streamed text, drawn at most once a frame (U290). */
   private readonly streamed: FrameLatest<string>;
@@ -124,6 +118,7 @@ export class ChatSession {
   private recheck: ReturnType<typeof setTimeout> | null = null;
   private controller: AbortController | null = null;
   private readonly windowSize: number;
+  private readonly edits: MessageEdits;
   /** How many of the newest messages the live query reads (grows with `showOlder`). */
   private shownLimit: number;
 
@@ -131,6 +126,24 @@ export class ChatSession {
     this.streamed = new FrameLatest((text) => (this.streamingText = text), deps.nextFrame);
     this.windowSize = deps.windowSize ?? 200;
     this.shownLimit = this.windowSize;
+    this.edits = new MessageEdits({
+      deps,
+      agentId: () => this.agentId,
+      canChange: () => this.canChange,
+      latest: () => this.latest,
+      setError: (error, turnId) => this.setError(error, turnId),
+      runTrigger: (trigger) => this.runTrigger(trigger),
+    });
+  }
+
+  /** True while a delete, Undo, edit or regenerate changes the stored messages. */
+  get changing(): boolean {
+    return this.edits.changing;
+  }
+
+  /** The last delete, until Undo, the next delete or the next turn (U185). */
+  get undoable(): UndoableDelete | null {
+    return this.edits.undoable;
   }
 
   /** How many messages the chat shows at first, and how many more each "show earlier" adds. */
@@ -187,7 +200,7 @@ export class ChatSession {
     this.steps = {};
     this.lastPlan = null;
     this.error = null;
-    this.undoable = null;
+    this.edits.undoable = null;
     this.loaded = false;
     this.olderCount = 0;
     this.shownLimit = this.windowSize;
@@ -370,129 +383,45 @@ export class ChatSession {
     this.error = null;
   }
 
-  /**
-   * Deletes one message from the store, search and the context window (U185); "Undo" can bring
-   * it back until the next delete or turn.
-   */
-  async deleteMessage(id: MessageId): Promise<void> {
-    const agentId = this.agentId;
-    if (!agentId || !this.canChange) return;
-    const deleted = await this.change(agentId, () => deleteMessages(this.deps, agentId, [id]));
-    if (deleted && deleted.messages.length > 0) {
-      this.undoable = { deleted, summarised: deleted.messages.some((m) => !m.inContext) };
-      this.deps.highlights?.mark(highlightKey.queue());
-    }
+  /** Deletes one bubble's messages (U185); "Undo" can bring them back. */
+  deleteMessage(id: MessageId | readonly MessageId[]): Promise<void> {
+    return this.edits.deleteMessages(typeof id === 'string' ? [id] : id);
   }
 
   /** Puts the last deleted message back whole, searchable again (U185). */
-  async undoDelete(): Promise<void> {
-    const undo = this.undoable;
-    const agentId = this.agentId;
-    if (!undo || !agentId || undo.deleted.agentId !== agentId || !this.canChange) return;
-    const done = await this.change(agentId, async () => {
-      await restoreMessages(this.deps, undo.deleted);
-      return true;
-    });
-    if (done) {
-      this.undoable = null;
-      this.deps.highlights?.mark(highlightKey.queue());
-    }
+  undoDelete(): Promise<void> {
+    return this.edits.undoDelete();
   }
 
   dismissUndo(): void {
-    this.undoable = null;
+    this.edits.undoable = null;
+  }
+
+  /** Edit-and-resend the latest user message (U183). */
+  editAndResend(id: MessageId, text: string): Promise<boolean> {
+    return this.edits.editAndResend(id, text);
+  }
+
+  /** Regenerate the latest reply (U184). */
+  regenerate(id: MessageId): Promise<boolean> {
+    return this.edits.regenerate(id);
   }
 
   /**
-   * Edit-and-resend (U183, ADR 0104): deletes the latest user message and everything after it,
-   * then sends `text` as a new turn. When the new turn cannot start (no model, another tab has
-   * the agent), the deleted messages are put back and false is returned, so nothing is lost.
+   * Continue (A41, U292): asks the model for the rest of a reply cut off at the length limit;
+   * the chat shows the new text appended to that reply.
    */
-  async editAndResend(id: MessageId, text: string): Promise<boolean> {
-    const trimmed = text.trim();
-    const agentId = this.agentId;
-    const latest = this.latest;
-    if (trimmed === '' || !agentId || !this.canChange || latest?.editId !== id) return false;
+  async continueReply(id: MessageId): Promise<boolean> {
+    if (this.running || !this.agentId || !this.canChange) return false;
     if (!this.deps.modelReady()) {
       this.setError(new AppError('model_not_loaded', 'No chat model is loaded.'), null);
       return false;
     }
-    return this.replace(agentId, latest.trigger, latest.trigger.seq, {
-      type: 'user_message',
-      text: trimmed,
-    });
-  }
-
-  /**
-   * Regenerate (U184, ADR 0104): deletes the latest turn's reply and its tool steps, then runs
-   * the turn again for the same message. Put back when the new turn cannot start.
-   */
-  async regenerate(id: MessageId): Promise<boolean> {
-    const agentId = this.agentId;
-    const latest = this.latest;
-    if (!agentId || !this.canChange || latest?.regenerateId !== id) return false;
-    if (!this.deps.modelReady()) {
-      this.setError(new AppError('model_not_loaded', 'No chat model is loaded.'), null);
-      return false;
-    }
-    return this.replace(agentId, latest.trigger, latest.trigger.seq + 1, {
-      type: 'retry',
-      turnId: latest.turnId,
-    });
-  }
-
-  /**
-   * Deletes the messages of `latest`'s conversation from `fromSeq` on (the latest turn's), then
-   * runs `trigger`; puts them back if the turn never starts.
-   */
-  private async replace(
-    agentId: AgentId,
-    latest: Message,
-    fromSeq: number,
-    trigger: TurnTrigger,
-  ): Promise<boolean> {
-    this.undoable = null;
-    const deleted = await this.change(agentId, async () => {
-      const after = await this.deps.store.queryMessages(agentId, { fromSeq });
-      const ids = after
-        .filter((m) => conversationOf(m) === conversationOf(latest))
-        .map((m) => m.id);
-      return deleteMessages(this.deps, agentId, ids);
-    });
-    if (!deleted || this.agentId !== agentId) return false;
-    const started = await this.runTrigger(trigger);
-    if (!started && deleted.messages.length > 0) {
-      try {
-        await restoreMessages(this.deps, deleted);
-      } catch (error) {
-        console.error('putting the messages back failed', error);
-      }
-    }
-    return started;
-  }
-
-  /**
-   * Runs a change of the stored messages under the agent's turn lock (X5), so it never races a
-   * turn in another tab. Resolves with its result, or null (error shown) when it could not run.
-   */
-  private async change<T>(agentId: AgentId, work: () => Promise<T>): Promise<T | null> {
-    this.changing = true;
+    this.continuingId = id;
     try {
-      const release = await this.deps.lock.acquire(agentId);
-      if (!release) {
-        this.setError(new AppError('agent_busy', 'This agent is running in another tab.'), null);
-        return null;
-      }
-      try {
-        return await work();
-      } finally {
-        await release();
-      }
-    } catch (error) {
-      this.setError(error, null);
-      return null;
+      return await this.runTrigger({ type: 'continue', messageId: id });
     } finally {
-      this.changing = false;
+      this.continuingId = null;
     }
   }
 
@@ -507,7 +436,7 @@ export class ChatSession {
     this.error = null;
     // A new turn makes the last delete final: restoring it behind newer messages would put an
     // old message back into a window that has moved on (ADR 0104).
-    this.undoable = null;
+    this.edits.undoable = null;
     this.clearStreamed();
     this.liveSteps = [];
     this.runningTurnId = trigger.type === 'retry' ? trigger.turnId : null;

@@ -5,15 +5,25 @@
  * after its last message when it never replied — with how the turn ended. Tool receipts and
  * non-reply steps are not bubbles: they are the steps. A finished turn whose reply was
  * regenerated (a later turn answers the same message, U184) shows no steps any more: its step
- * records stay in the store as history.
+ * records stay in the store as history. A reply that continues a cut one (A41) is shown as
+ * part of it: one bubble, the texts joined, and neither the Continue request nor its turn's
+ * steps are shown (U292).
  */
-import type { Message, StopReason, TurnId, TurnRecord } from '../../../core/model';
+import type { Message, MessageId, StopReason, TurnId, TurnRecord } from '../../../core/model';
 import type { StepView } from '../../state/chat-session.svelte';
 
 export type TurnEnding = 'ok' | 'running' | 'interrupted' | 'stopped' | 'failed';
 
 export type ChatItem =
-  | { type: 'message'; message: Message }
+  | {
+      type: 'message';
+      /** What the bubble shows: a reply with its continuations' text appended (A41, U292). */
+      message: Message;
+      /** The stored messages the bubble stands for, oldest first (Delete takes them all). */
+      ids: MessageId[];
+      /** The newest of them: Continue goes on from it when it was cut. */
+      tail: Message;
+    }
   | { type: 'note'; message: Message }
   | {
       type: 'steps';
@@ -78,7 +88,13 @@ export function chatItems(
   const replied: Record<TurnId, true> = {};
   for (const m of messages) if (m.turnId && isReply(m)) replied[m.turnId] = true;
 
+  // Continuations join the bubble of the reply they go on from; their turns show no steps.
+  const bubbleOf = new Map<MessageId, number>();
   const placed: Record<TurnId, true> = {};
+  for (const m of messages) {
+    if (m.continues && m.turnId && messages.some((c) => c.id === m.continues))
+      placed[m.turnId] = true;
+  }
   for (const turn of Object.values(turns)) {
     const regenerated = Object.values(turns).some(
       (later) =>
@@ -94,8 +110,22 @@ export function chatItems(
       placed[m.turnId] = true;
       items.push(stepsItem(m.turnId));
     }
-    if (m.role === 'user' || isReply(m)) items.push({ type: 'message', message: m });
-    else if (m.role === 'event') items.push({ type: 'note', message: m });
+    const joined = m.continues === undefined ? undefined : bubbleOf.get(m.continues);
+    const bubble = joined === undefined ? undefined : items[joined];
+    if (bubble?.type === 'message' && isReply(m)) {
+      const { cut: _cut, ...head } = bubble.message;
+      items[joined!] = {
+        type: 'message',
+        message: { ...head, text: head.text + m.text, ...(m.cut ? { cut: true } : {}) },
+        ids: [...bubble.ids, m.id],
+        tail: m,
+      };
+      bubbleOf.set(m.id, joined!);
+    } else if (m.role === 'user' || isReply(m)) {
+      bubbleOf.set(m.id, items.length);
+      items.push({ type: 'message', message: m, ids: [m.id], tail: m });
+    } else if (m.role === 'event' && m.speaker !== 'continue')
+      items.push({ type: 'note', message: m });
     for (const [turnId, index] of Object.entries(lastIndex)) {
       if (index === i && !placed[turnId] && !replied[turnId]) {
         placed[turnId] = true;
