@@ -30,6 +30,7 @@ import { MessageEdits } from './message-edits.svelte';
 import { keepUnchanged } from './keep-unchanged';
 import { eventChanges } from './memory-changes';
 import { FrameLatest } from './frame-latest';
+import { keepLastPlan, readLastPlan } from './last-plan';
 
 export { stepView, type ChatError, type StepView } from './turn-view';
 export type { UndoableDelete } from './message-actions';
@@ -119,6 +120,8 @@ export class ChatSession {
   private controller: AbortController | null = null;
   private readonly windowSize: number;
   private readonly edits: MessageEdits;
+  /** The trigger of the turn in progress: its conversation keeps the turn's last plan (U293). */
+  private triggerId: MessageId | null = null;
   /** How many of the newest messages the live query reads (grows with `showOlder`). */
   private shownLimit: number;
 
@@ -218,6 +221,22 @@ export class ChatSession {
     }
     if (this.agentId !== agentId || this.conversationId !== conversationId) return;
     this.watchMessages(agentId);
+    void this.restorePlan(agentId, conversationId);
+  }
+
+  /** Shows the conversation's last plan again until a turn plans a new one (U293). */
+  private async restorePlan(
+    agentId: AgentId,
+    conversationId: ConversationId | null,
+  ): Promise<void> {
+    try {
+      const plan = await readLastPlan(this.deps.store, agentId, conversationId);
+      const same = this.agentId === agentId && this.conversationId === conversationId;
+      if (plan && same && this.lastPlan === null) this.lastPlan = plan;
+    } catch (error) {
+      // The bar then says "No context yet" until the next turn, as before.
+      console.error('reading the last context plan failed', error);
+    }
   }
 
   /**
@@ -440,6 +459,8 @@ export class ChatSession {
     this.clearStreamed();
     this.liveSteps = [];
     this.runningTurnId = trigger.type === 'retry' ? trigger.turnId : null;
+    const planBefore = this.lastPlan;
+    this.triggerId = null;
     try {
       const outcome = await this.deps.run(agentId, trigger, {
         onEvent: (event) => this.apply(event),
@@ -458,6 +479,12 @@ export class ChatSession {
       this.clearStreamed();
       this.liveSteps = [];
       this.runningTurnId = null;
+      const plan = this.lastPlan;
+      if (plan && plan !== planBefore && this.triggerId) {
+        keepLastPlan(this.deps.store, agentId, this.triggerId, plan).catch((error: unknown) =>
+          console.error('keeping the context plan failed', error),
+        );
+      }
       this.deps.onGenerationEnded?.();
     }
   }
@@ -468,6 +495,7 @@ export class ChatSession {
     switch (event.type) {
       case 'turn.started':
         this.runningTurnId = event.turnId;
+        this.triggerId = event.triggerMessageId;
         break;
       case 'context.planned': {
         const before = this.lastPlan?.memories.map((m) => m.id) ?? [];
