@@ -47,9 +47,10 @@ export function withoutTables<const T extends StoreTableName, const X extends St
 /**
  * The tables whose rows belong to one agent through an `agentId` field: everything but
  * `agents` (keyed by its own `id`) and `settings` (global; an agent's settings are keys that
- * name it, see `agent-setting-keys.ts`). Deleting an agent, a one-agent export and an import's
- * "replace this agent" all go through this list. `conversations` is absent from a schema v1
- * database and a version 1 file; users of this list handle that themselves.
+ * name it, see `agent-setting-keys.ts`). Deleting an agent, an import's "replace this agent"
+ * and a backup's check that every row names an agent of the file go through this list.
+ * `conversations` is absent from a schema v1 database and a version 1 file; users of this list
+ * handle that themselves.
  */
 export const AGENT_OWNED_TABLES = withoutTables(STORE_TABLES, ['agents', 'settings']);
 
