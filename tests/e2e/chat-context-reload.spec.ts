@@ -4,6 +4,10 @@
 import { test, expect } from './fixtures';
 import { contextTotal, createAgent, loadScriptedModel, reply, script, send } from './helpers/loci';
 
+/** A turn may wait for the embedding model to load (see `send`). */
+const FIRST_TURN_MS = 90_000;
+test.describe.configure({ timeout: 180_000 });
+
 test('U293: after a reload the context bar shows the last turn’s plan, not "No context yet"', async ({
   page,
   shoot,
@@ -13,8 +17,8 @@ test('U293: after a reload the context bar shows the last turn’s plan, not "No
   await createAgent(page, 'Juniper');
   await loadScriptedModel(page);
   await script(page, reply('Hello! Nice to meet you.'), reply('Paris, in June.'));
-  await send(page, 'Hello there');
-  await send(page, 'Where do we go this summer?');
+  await send(page, 'Hello there', FIRST_TURN_MS);
+  await send(page, 'Where do we go this summer?', FIRST_TURN_MS);
   const before = await contextTotal(page);
   expect(before).toMatch(/\/ 4,096 tokens/);
   const sections = await page.locator('.context-bar').first().innerText();

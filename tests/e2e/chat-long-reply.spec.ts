@@ -14,6 +14,10 @@ import {
   setReplyReserve,
 } from './helpers/loci';
 
+/** A turn may wait for the embedding model to load (see `send`). */
+const FIRST_TURN_MS = 90_000;
+test.describe.configure({ timeout: 180_000 });
+
 /** A 600-word wedding speech: 75 sentences of 8 words, each numbered. */
 const SPEECH = Array.from(
   { length: 75 },
@@ -43,12 +47,11 @@ async function cutText(page: Page, agentId: string): Promise<string> {
 test('A40: a 600-word reply arrives whole when the window has room for it (no fixed 512-token step)', async ({
   page,
 }) => {
-  test.setTimeout(120_000);
   await page.goto('/#/chat');
   await createAgent(page, 'Juniper');
   await loadScriptedModelWith(page, {});
   await script(page, reply(SPEECH));
-  await send(page, 'Write my full wedding speech, about 600 words.');
+  await send(page, 'Write my full wedding speech, about 600 words.', FIRST_TURN_MS);
   const bubble = page.getByTestId('assistant-message').last();
   await expect(bubble).toContainText('Part 75 of the speech, thank you all.', { timeout: 30_000 });
   await expect(bubble).toContainText('Part 1 of the speech');
@@ -60,7 +63,6 @@ test('U292 A40 A41: a 600-word reply cut at the limit stays on screen; Continue 
   page,
   shoot,
 }) => {
-  test.setTimeout(120_000);
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.goto('/#/chat');
   const agentId = await createAgent(page, 'Juniper');
@@ -68,7 +70,7 @@ test('U292 A40 A41: a 600-word reply cut at the limit stays on screen; Continue 
   await setReplyReserve(page, agentId, 160);
   await loadScriptedModelWith(page, {});
   await script(page, reply(SPEECH));
-  await send(page, 'Write my full wedding speech, about 600 words.');
+  await send(page, 'Write my full wedding speech, about 600 words.', FIRST_TURN_MS);
 
   const bubble = page.getByTestId('assistant-message').last();
   await expect(bubble).toContainText('Part 1 of the speech');
@@ -110,7 +112,7 @@ for (const size of [
       await setReplyReserve(page, agentId, 160);
       await loadScriptedModelWith(page, {});
       await script(page, reply(SPEECH));
-      await send(page, 'Write my full wedding speech, about 600 words.');
+      await send(page, 'Write my full wedding speech, about 600 words.', FIRST_TURN_MS);
       await expect(page.getByRole('button', { name: 'Continue' })).toBeVisible();
       await page.getByRole('button', { name: 'Continue' }).scrollIntoViewIfNeeded();
       await shoot(page, `chat-long-reply-${scheme}-${size.width}x${size.height}`);

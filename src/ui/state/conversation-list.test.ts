@@ -71,7 +71,20 @@ describe('conversation titles (U189)', () => {
     expect(titleFromMessage('\n\nFirst line\nsecond line')).toBe('First line');
     expect(
       titleFromMessage('Please help me plan a two week walking trip through the hills of Portugal'),
-    ).toBe('Please help me plan a two week walking trip…');
+    ).toBe('Plan a two week walking trip through the hills…');
     expect(titleFromMessage('   ')).toBeNull();
+  });
+
+  it('U294: a title is made of the message’s meaningful words, not its greeting', () => {
+    expect(titleFromMessage('Hello!')).toBeNull();
+    expect(titleFromMessage('Hi there :)')).toBeNull();
+    expect(titleFromMessage('Write my full wedding speech, about 600 words.')).toBe(
+      'Write my full wedding speech',
+    );
+    expect(titleFromMessage('Hey, could you summarise the history of Rome?')).toBe(
+      'Summarise the history of Rome?',
+    );
+    expect(titleFromMessage('history of Rome')).toBe('History of Rome');
+    expect(titleFromMessage('Thanks!')).toBeNull();
   });
 });

@@ -52,15 +52,36 @@ export function checkTitle(input: string): TitleCheck {
   return { ok: true, title };
 }
 
+/** A greeting or thanks at the start of a message: it names nothing. */
+const GREETING =
+  /^((hi|hello|hey|hiya)( there)?|good (morning|afternoon|evening)|thanks|thank you|ok|okay)\b[\s,!.]*/i;
+/** A polite opening before the request itself. */
+const FILLER =
+  /^(please|can you|could you|would you|will you|help me|i want you to|i'd like you to|i would like you to)\b[\s,]*/i;
+/** Longer than this, a message is named after its first clause. */
+const CLAUSE_FROM = 32;
+
 /**
- * A new chat's title from its first message: the first line, spaces collapsed, cut at a word
- * before {@link AUTO_TITLE_LENGTH} characters with "…". Null when the message has no words.
+ * A new chat's title from the words of a message (U294): its first line, spaces collapsed,
+ * without a greeting or polite opening ("Hi! Could you…"), its first clause when the line is long
+ * and that clause has three words or more, capitalised, and cut at a word before
+ * {@link AUTO_TITLE_LENGTH} characters with "…". Null when nothing is left (a bare "Hello!"): the
+ * next message names the chat instead.
  */
 export function titleFromMessage(text: string): string | null {
   const line = (text.split('\n').find((l) => l.trim() !== '') ?? '').replace(/\s+/g, ' ').trim();
-  if (line === '') return null;
-  const chars = [...line];
-  if (chars.length <= AUTO_TITLE_LENGTH) return line;
+  let rest = line;
+  for (let opening = GREETING.exec(rest) ?? FILLER.exec(rest); opening?.[0];) {
+    rest = rest.slice(opening[0].length);
+    opening = GREETING.exec(rest) ?? FILLER.exec(rest);
+  }
+  rest = rest.trim();
+  if (!/[\p{L}\p{N}]/u.test(rest)) return null;
+  const clause = /^(.+?)[,;:.!?](\s|$)/u.exec(rest)?.[1];
+  if ([...rest].length > CLAUSE_FROM && clause && clause.split(' ').length >= 3) rest = clause;
+  rest = rest.charAt(0).toLocaleUpperCase() + rest.slice(1);
+  const chars = [...rest];
+  if (chars.length <= AUTO_TITLE_LENGTH) return rest;
   const cut = chars.slice(0, AUTO_TITLE_LENGTH).join('');
   const space = cut.lastIndexOf(' ');
   return `${(space > AUTO_TITLE_LENGTH / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;

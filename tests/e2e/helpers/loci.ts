@@ -103,14 +103,17 @@ export async function loadScriptedModelWith(
   await loadScriptedModel(page);
 }
 
-/** Sends a message with the composer and waits until the turn has ended. */
-export async function send(page: Page, text: string): Promise<void> {
+/**
+ * Sends a message with the composer and waits until the turn has ended. A chat's first turn also
+ * loads the embedding model in its worker: on a loaded machine that alone can take half a minute.
+ */
+export async function send(page: Page, text: string, timeout = 30_000): Promise<void> {
   const box = page.getByRole('textbox', { name: 'Message' });
   await box.fill(text);
   await box.press('Enter');
   await page
     .getByRole('button', { name: 'Send', exact: true })
-    .waitFor({ state: 'visible', timeout: 30_000 });
+    .waitFor({ state: 'visible', timeout });
 }
 
 /** The "used / window tokens" text of the context bar. */
