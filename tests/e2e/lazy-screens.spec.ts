@@ -28,7 +28,7 @@ test('P34: a screen whose code cannot be fetched shows an alert, and Try again o
   await alert.getByRole('button', { name: 'Try again' }).click();
   await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
   await expect(alert).toHaveCount(0);
-  // The other screens were loaded in idle time meanwhile: each opens at once.
+  // The other screens load when opened.
   const nav = page.getByRole('navigation', { name: 'Main' });
   for (const name of ['Models', 'Memory', 'Documents', 'Chat'] as const) {
     await nav.getByRole('link', { name }).click();
