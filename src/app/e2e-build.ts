@@ -54,7 +54,7 @@ export interface E2eParts {
 /** The e2e build's additions for the page at `location`, with `baseUri` the document's. */
 export function e2eBuild(location: { search: string }, baseUri: string): E2eBuild {
   // What the specs read back: planner totals and the engine's own counts.
-  const plans: { step: number; prompt: number }[] = [];
+  const plans: { step: number; prompt: number; memories: number; memoryText: string }[] = [];
   const completions: CompletionReport[] = [];
   return {
     cpuModels: [
@@ -83,7 +83,13 @@ export function e2eBuild(location: { search: string }, baseUri: string): E2eBuil
     },
     onTurnEvent: (event) => {
       if (event.type === 'context.planned') {
-        plans.push({ step: event.step, prompt: event.plan.total - event.plan.sections.reserve });
+        plans.push({
+          step: event.step,
+          prompt: event.plan.total - event.plan.sections.reserve,
+          // Recalled memory in the prompt (kept lines included) and this turn's lines (V38).
+          memories: event.plan.sections.memories,
+          memoryText: event.plan.memories.map((m) => m.text).join('\n'),
+        });
       }
     },
     expose: (memory, { llm, manager, models, lock }) => {
@@ -94,7 +100,7 @@ export function e2eBuild(location: { search: string }, baseUri: string): E2eBuil
           manager,
           /** Every finished completion's report (prompt tokens as the engine counted them). */
           completions,
-          /** Every context plan's prompt total (the planner's count), in order. */
+          /** Every context plan's prompt total (the planner's count) and recalled memory, in order. */
           plans,
           models,
           lock,

@@ -223,8 +223,8 @@ describe('agent records', () => {
     const { agent, changes } = createAgentRecord({ id: 'a', name: 'Ada', now: 5 });
     expect(agent.budgets).toEqual({
       replyReserve: 512,
-      recallBudget: 1434,
-      warningFraction: 0.7,
+      recallBudget: 614,
+      warningFraction: 0.84,
       flushFraction: 1,
       targetFraction: 0.5,
       summaryMaxTokens: 256,
@@ -244,5 +244,18 @@ describe('agent records', () => {
       ['human', 800, 1, 'system'],
     ]);
     expect(changes.agents).toEqual([agent]);
+  });
+});
+
+describe('automatic recall asks nothing for a greeting', () => {
+  it('A27: "hello" or "thanks!" recalls nothing and runs no search; a question does', async () => {
+    const { agent } = createAgentRecord({ id: 'a', name: 'Loci', now: 0 });
+    const search = rankedSearch({ 'What is my cat called?': ['cat'] });
+    for (const greeting of ['hello', 'Thanks!', 'ok, cool', '  ']) {
+      expect(await autoRecall({ agent, search, query: greeting, queue: [] })).toEqual([]);
+    }
+    expect(search.asked).toEqual([]);
+    const found = await autoRecall({ agent, search, query: 'What is my cat called?', queue: [] });
+    expect(found.map((m) => m.id)).toEqual(['cat']);
   });
 });

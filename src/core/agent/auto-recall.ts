@@ -16,7 +16,7 @@ import {
   renderRecallMemory,
 } from '../prompts/render-context';
 import type { Chars } from '../units';
-import { createRecallFilter, queryCoverage, trimToQuery } from './recall-lines';
+import { createRecallFilter, isLowContent, queryCoverage, trimToQuery } from './recall-lines';
 
 /** Hits fetched per turn; more than fit, so the budget (not the page) decides. */
 export const RECALL_CANDIDATES = 100;
@@ -113,7 +113,8 @@ function fuseHits(own: readonly SearchHit[], context: readonly SearchHit[]): Sea
 
 /** The turn's recall candidates, best first (empty when `agent.autoRecall` is off). */
 export async function autoRecall(input: AutoRecallInput): Promise<ContextMemory[]> {
-  if (!input.agent.autoRecall || input.query.trim() === '') return [];
+  // A greeting or a thanks asks for nothing: nothing is recalled for it (A27).
+  if (!input.agent.autoRecall || isLowContent(input.query)) return [];
   const ask = (text: string): SearchQuery => ({
     agentId: input.agent.id,
     text,

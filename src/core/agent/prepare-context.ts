@@ -5,6 +5,7 @@
  */
 import {
   planContext,
+  reservedRecall,
   type ContextPlan,
   type PlanProblem,
   type TokenCache,
@@ -137,6 +138,23 @@ export async function prepareContext(input: PrepareInput): Promise<Result<Prepar
   if (!round.plan.ok) return round.plan;
   let pressure = assessPressure(round.plan.value, agent.budgets);
   const memgpt = input.strategy.name === 'memgpt';
+  // A turn that jumps past the warning line straight to a flush the queue itself does not need
+  // yet (only the room held for recall is short) is warned first and flushes a turn later: the
+  // model always has one turn to save what matters (C7, ADR 0203).
+  if (
+    memgpt &&
+    pressure === 'flush' &&
+    !round.queue.some(isMemoryPressureAlert) &&
+    assessPressure(
+      {
+        ...round.plan.value,
+        demand: round.plan.value.demand - reservedRecall(agent, input.strategy.name),
+      },
+      agent.budgets,
+    ) !== 'flush'
+  ) {
+    pressure = 'warning';
+  }
   if (memgpt && pressure === 'flush' && round.plan.value.evictableIds.length > 0) {
     const result = await flushQueue({
       agent,

@@ -1,6 +1,7 @@
 /**
  * The `memgpt` context strategy: the FIFO queue (the in-context messages, newest last) plus the
- * relevant memories automatic recall found, bounded by `recallBudget`. It keeps the newest
+ * relevant memories automatic recall found, in the room the queue leaves, bounded by
+ * `recallBudget`. It keeps the newest
  * contiguous run of the queue that fits, always with the message the reply answers (pinned,
  * C3): in a long tool chain the oldest steps of the turn leave the prompt before the question
  * does. The queue manager evicts before anything drops (C8), so in steady state every queued
@@ -41,18 +42,6 @@ export function createMemgptStrategy(): ContextStrategy {
     select(input: StrategyInput): StrategyOutput {
       const count =
         input.countMessage ?? ((m: Message) => input.tokenizer.countMessage(m.role, m.text));
-      const memoryBudget = Math.min(input.agent.budgets.recallBudget, input.budget);
-      const memories: ContextMemory[] = [];
-      let memoryTokens = 0;
-      // A header line and a user turn's template tokens come with the memories (C5).
-      const header = memoryHeaderCost(input);
-      for (const candidate of input.candidates ?? []) {
-        const cost = memoryLineTokens(input, candidate);
-        if (header + memoryTokens + cost > memoryBudget) continue;
-        memories.push({ ...candidate, tokens: cost });
-        memoryTokens += cost;
-      }
-      let used = memories.length > 0 ? header + memoryTokens : 0;
       const pinned = pinnedMessage(input.history);
       const fill = (budget: Tokens): { messages: Message[]; tokens: Tokens } => {
         const all = fillMessages(input.history, budget, count);
@@ -64,24 +53,22 @@ export function createMemgptStrategy(): ContextStrategy {
           ? rest
           : { messages: [pinned, ...rest.messages], tokens: cost + rest.tokens };
       };
-      const filled = fill(input.budget - used);
-      if (pinned && !filled.messages.includes(pinned) && memories.length > 0) {
-        // The question matters more than any recalled memory (C5).
-        const bare = fill(input.budget);
-        return { messages: bare.messages, memories: [], tokens: bare.tokens };
+      // Messages come first (C5, ADR 0203): recalled lines take only the room the queue leaves,
+      // within the recall budget, so they shrink before any message would have to be evicted,
+      // and they never fill free room past the budget (the fill of ADR 0072 is gone).
+      const filled = fill(input.budget);
+      const room = Math.min(input.agent.budgets.recallBudget, input.budget - filled.tokens);
+      const memories: ContextMemory[] = [];
+      let memoryTokens = 0;
+      // A header line and a user turn's template tokens come with the memories.
+      const header = memoryHeaderCost(input);
+      for (const candidate of input.candidates ?? []) {
+        const cost = memoryLineTokens(input, candidate);
+        if (header + memoryTokens + cost > room) continue;
+        memories.push({ ...candidate, tokens: cost });
+        memoryTokens += cost;
       }
-      if (filled.messages.length === input.history.length) {
-        // The whole queue fits: spend the room it leaves on more memories (ADR 0072).
-        const taken = new Set(memories.map((m) => m.id));
-        for (const candidate of input.candidates ?? []) {
-          if (taken.has(candidate.id)) continue;
-          const cost = memoryLineTokens(input, candidate);
-          const extra = memories.length === 0 ? header + cost : cost;
-          if (used + extra + filled.tokens > input.budget) continue;
-          memories.push({ ...candidate, tokens: cost });
-          used += extra;
-        }
-      }
+      const used = memories.length > 0 ? header + memoryTokens : 0;
       return { messages: filled.messages, memories, tokens: used + filled.tokens };
     },
   };

@@ -15,6 +15,7 @@ import { requestCost } from '../eval/turn-cost/request-cost';
 import { createLlama3ChatTokens } from '../../adapters/tokenizer/llama3-chat-tokens';
 import { createToolRegistry } from '../tools/tool-registry';
 import { pick, randomText, seededRandom } from '../../testing/seeded-random';
+import { MEMORY_SECTION_HEADER } from '../strategies/prompt-cost';
 import { createMemgptStrategy } from './memgpt-strategy';
 import { planContext, SECTION_NAMES, type PlanInput } from './plan-context';
 import type { ContextMemory } from './strategy';
@@ -344,7 +345,7 @@ describe('planContext', () => {
   });
 });
 
-describe('spare memory lines (C22)', () => {
+describe('recalled lines within the recall budget (C27)', () => {
   const line = (id: string, text: string): ContextMemory => ({
     id,
     text: `[2026-01-01 Ann] "${text}"`,
@@ -354,14 +355,14 @@ describe('spare memory lines (C22)', () => {
   const raw =
     '{"thinking":"Reply.","function":"send_message","arguments":{"message":"Lovely."},"request_heartbeat":false}';
 
-  async function twoTurns() {
+  /** A first turn about the cat with four candidates, and a second turn with one new line. */
+  async function twoTurns(recallBudget: number) {
     const input = randomInput(11);
     input.tokenizer = createLlama3Tokenizer();
     input.summary = undefined;
     input.window = 4096;
     input.agent.budgets.replyReserve = 256;
-    // One line fits the recall budget; the rest only fill free room (spare).
-    input.agent.budgets.recallBudget = 30;
+    input.agent.budgets.recallBudget = recallBudget;
     input.candidates = [
       line('a', 'Miso is my cat'),
       line('b', 'Miso is grey'),
@@ -380,20 +381,31 @@ describe('spare memory lines (C22)', () => {
     return { input, first: first.value };
   }
 
-  it('C22: lines past the recall budget are kept as spare; a step without a flush extends the previous request under both reuse rules', async () => {
-    const { input, first } = await twoTurns();
+  it('C27: lines past the recall budget never fill free room, however much the window has', async () => {
+    // Room for the header and the best line, not for the second best.
+    const tokenizer = createLlama3Tokenizer();
+    const { first } = await twoTurns(
+      tokenizer.countMessage('user', MEMORY_SECTION_HEADER) +
+        tokenizer.count('- [2026-01-01 Ann] "Miso is my cat"\n') +
+        2,
+    );
     expect(first.prompt[1]?.content.split('\n')).toEqual([
       MEMORIES_HEADER,
       '- [2026-01-01 Ann] "Miso is my cat"',
-      '- [2026-01-01 Ann] "Miso is grey"',
-      '- [2026-01-01 Ann] "I bake rye bread on Sundays"',
-      '- [2026-01-01 Ann] "My sister lives in Lisbon"',
       MESSAGE_AFTER_MEMORIES,
       'Tell me about my cat.',
     ]);
+    expect(first.memoryLines).toBe(1);
+    expect(first.total).toBeLessThan(first.window / 2);
+  });
+
+  it('C17 C27: kept lines and new ones within the budget — a step without a flush extends the previous request under both reuse rules', async () => {
+    const { input, first } = await twoTurns(400);
+    expect(first.memoryLines).toBe(4);
     const second = await planContext(input);
     if (!second.ok) throw new Error(second.error.type);
     expect(second.value.memoryFlush).toBeUndefined();
+    expect(second.value.memoryLines).toBe(5);
     const chat = createLlama3ChatTokens();
     const held = {
       messages: first.prompt,
@@ -409,56 +421,20 @@ describe('spare memory lines (C22)', () => {
     expect(cost.prefillWebllm).toBe(lastRound);
   });
 
-  it('C22: when the new lines do not fit, the earlier spare lines go first — its first-pass lines stay and no memory flush happens', async () => {
-    const { input } = await twoTurns();
-    const roomy = await planContext(input);
-    if (!roomy.ok) throw new Error(roomy.error.type);
-    // One token short of holding everything: only the spare lines can make room.
-    input.window = roomy.value.total - 1;
-    const tight = await planContext(input);
-    if (!tight.ok) throw new Error(tight.error.type);
-    expect(tight.value.memoryFlush).toBeUndefined();
-    expect(tight.value.total).toBeLessThanOrEqual(input.window);
-    expect(tight.value.prompt[1]?.content.split('\n')).toEqual([
-      MEMORIES_HEADER,
-      '- [2026-01-01 Ann] "Miso is my cat"',
-      MESSAGE_AFTER_MEMORIES,
-      'Tell me about my cat.',
-    ]);
-    expect(tight.value.prompt[3]?.content).toContain('Miso saw the vet in May');
-    const sum = Object.values(tight.value.sections).reduce((a, b) => a + b, 0);
-    expect(sum).toBe(tight.value.total);
-  });
-
-  it('C25: without spare lines to give, the newest kept lines this turn does not need go next — the request is unchanged before that message', async () => {
-    const { input } = await twoTurns();
-    const roomy = await planContext(input);
-    if (!roomy.ok) throw new Error(roomy.error.type);
-    const held = {
-      messages: roomy.value.prompt,
-      output: raw,
-      finishReason: 'stop' as const,
-      tokens: requestTokens(createLlama3ChatTokens(), roomy.value.prompt),
-    };
-    // No room for any earlier line: the spare lines go (C22), then "Miso is my cat" (C25).
-    input.window = roomy.value.total - 1;
-    const tight = await planContext(input);
-    if (!tight.ok) throw new Error(tight.error.type);
-    input.window = tight.value.total - 30;
+  it('C25 C27: when kept and new lines would pass the recall budget, the kept lines this turn does not need go, newest message first', async () => {
+    const { input, first } = await twoTurns(400);
+    // Room for the first turn's four lines, not for a fifth beside them.
+    input.agent.budgets.recallBudget = first.sections.memories + 2;
     const trimmed = await planContext(input);
     if (!trimmed.ok) throw new Error(trimmed.error.type);
     expect(trimmed.value.memoryFlush).toBeUndefined();
-    expect(trimmed.value.total).toBeLessThanOrEqual(input.window);
     expect(trimmed.value.prompt[1]?.content).toBe('Tell me about my cat.');
     expect(trimmed.value.prompt[3]?.content).toContain('Miso saw the vet in May');
-    const chat = createLlama3ChatTokens();
-    const { cost } = requestCost(chat, held, trimmed.value.prompt);
-    // A longest-common-prefix engine keeps the system message: it re-reads from message 1 on.
-    const system = requestTokens(chat, trimmed.value.prompt.slice(0, 1)).length;
-    expect(cost.prefillLcp).toBeLessThanOrEqual(cost.fullPrompt - system + 1);
-    expect(cost.prefillLcp).toBeGreaterThan(0);
+    expect(trimmed.value.sections.memories).toBeLessThanOrEqual(input.agent.budgets.recallBudget);
+    const sum = Object.values(trimmed.value.sections).reduce((a, b) => a + b, 0);
+    expect(sum).toBe(trimmed.value.total);
 
-    // A line this turn's first pass needs stays where it was sent (C17), even when room is short.
+    // A line this turn needs stays where it was sent (C17): it is visible, not added again.
     input.candidates = [line('a', 'Miso is my cat'), line('e', 'Miso saw the vet in May')];
     const shared = await planContext(input);
     if (!shared.ok) throw new Error(shared.error.type);
@@ -466,13 +442,18 @@ describe('spare memory lines (C22)', () => {
     expect(shared.value.prompt[1]?.content).toContain('Miso is my cat');
     expect(shared.value.prompt[1]?.content).not.toContain('Miso is grey');
     expect(shared.value.prompt[3]?.content).not.toContain('Miso is my cat');
+  });
 
-    // When not even the new line fits, the turn adds none and the plan stays in the window (C1).
-    input.candidates = [line('e', 'Miso saw the vet in May')];
-    input.window = trimmed.value.total - 1;
-    const plain = await planContext(input);
-    if (!plain.ok) throw new Error(plain.error.type);
-    expect(plain.value.total).toBeLessThanOrEqual(input.window);
-    expect(plain.value.prompt[3]?.content).not.toContain('Miso saw the vet in May');
+  it('C1 C27: when the window is short, the recalled lines go before any message does', async () => {
+    const { input } = await twoTurns(400);
+    const roomy = await planContext(input);
+    if (!roomy.ok) throw new Error(roomy.error.type);
+    input.window = roomy.value.total - roomy.value.sections.memories + 5;
+    const tight = await planContext(input);
+    if (!tight.ok) throw new Error(tight.error.type);
+    expect(tight.value.total).toBeLessThanOrEqual(input.window);
+    expect(tight.value.messages.map((m) => m.seq)).toEqual([1, 2, 3]);
+    expect(tight.value.overflowIds).toEqual([]);
+    expect(tight.value.prompt[3]?.content).not.toContain('Miso saw the vet in May');
   });
 });

@@ -91,8 +91,6 @@ export interface ContextPlan {
   memoryLines?: number;
   /** Tokens the prompt would need to hold the whole history (for the queue manager). */
   demand: Tokens;
-  /** The memories part of `demand`: the plain selection, at most `recallBudget` (C17). */
-  demandMemories?: Tokens;
   prompt: ChatTurn[];
   /** Exact tokens of each turn of `prompt`, in order (C18); with the reply header and the
    * reserve they add up to `total`. */
@@ -118,19 +116,13 @@ export type PlanProblem =
     }
   | { type: 'newest_message_exceeds_budget'; messageId: MessageId; tokens: Tokens; budget: Tokens };
 
-/** How many of `memories` (best first) fit in `budget` tokens: the strategy's first pass. */
-function firstPassCount(memories: readonly ContextMemory[], budget: Tokens): number {
-  let count = 0;
-  let spent = 0;
-  while (count < memories.length && spent + (memories[count]?.tokens ?? 0) <= budget) {
-    spent += memories[count]?.tokens ?? 0;
-    count += 1;
-  }
-  return count;
-}
-
 function joinSystem(parts: readonly string[]): string {
   return parts.filter((part) => part !== '').join('\n\n');
+}
+
+/** The room held back for recalled lines in the queue manager's demand (C6, ADR 0203). */
+export function reservedRecall(agent: Agent, strategy: StrategyName): Tokens {
+  return strategy === 'memgpt' && agent.autoRecall ? agent.budgets.recallBudget : 0;
 }
 
 /** Plans the context; a problem value (never a throw) when it cannot fit (C4). */
@@ -234,24 +226,12 @@ export async function planContext(input: PlanInput): Promise<Result<ContextPlan,
       const lines = prior[m.id];
       if (m !== pinned && lines && lines.length > 0) attached.set(m.id, lines);
     }
-    // The lines the recall budget chose come first (the strategy's first pass); lines past it
-    // only filled free room (ADR 0072): they are spare, added only while the window has room and
-    // the first to go when it has none (C22).
-    const core = firstPassCount(memories, agent.budgets.recallBudget);
+    // Every recalled line in the prompt, kept or new, fits the recall budget (ADR 0203): a
+    // turn's new lines are added only where not already visible; when they would pass the
+    // budget or the window, the kept lines this turn does not need go, newest message first
+    // (C25), so the request stays the same up to the first message that changed.
     const older = messages.filter((m) => m !== pinned && attached.has(m.id)).reverse();
-    // Drops the spare lines of the newest message that has any; false when none is left.
-    const trimSpare = (from: readonly Message[]): boolean => {
-      const next = from.find((m) => attached.get(m.id)?.some((line) => line.spare));
-      if (!next) return false;
-      attached.set(
-        next.id,
-        (attached.get(next.id) ?? []).filter((line) => !line.spare),
-      );
-      return true;
-    };
-    // Drops, from the newest message that has any, the kept lines this turn's first pass does
-    // not need; false when none is left.
-    const needed = new Set(memories.slice(0, core).map((m) => m.text));
+    const needed = new Set(memories.map((m) => m.text));
     const trimUnneeded = (from: readonly Message[]): boolean => {
       const next = from.find((m) => attached.get(m.id)?.some((line) => !needed.has(line.text)));
       if (!next) return false;
@@ -260,43 +240,42 @@ export async function planContext(input: PlanInput): Promise<Result<ContextPlan,
       else attached.delete(next.id);
       return true;
     };
+    const fits = () =>
+      attachedTotal(attached) <= window &&
+      attachedMemoryTokens(attached) <= agent.budgets.recallBudget;
     const own = prior[pinned.id];
     if (own !== undefined) attached.set(pinned.id, own);
     else {
       for (;;) {
         attached.delete(pinned.id);
         const visible = new Set([...attached.values()].flat().map((m) => m.text));
-        const mine = memories.slice(0, core).filter((m) => !visible.has(m.text));
-        attached.set(pinned.id, mine);
-        if (attachedTotal(attached) <= window) {
-          const base = mine.length;
-          let room = window - attachedTotal(attached);
-          for (const extra of memories.slice(core)) {
-            if (visible.has(extra.text) || extra.tokens > room) continue;
-            mine.push({ ...extra, spare: true });
-            room -= extra.tokens;
-          }
-          while (mine.length > base && attachedTotal(attached) > window) mine.pop();
-          break;
-        }
-        // Spare lines of earlier messages go, newest first, before the kept lines do (C22);
-        // then, newest message first, the kept lines this turn's first pass does not need (C25):
-        // the request stays the same up to the first message that changed.
-        if (!trimSpare(older) && !trimUnneeded(older)) break;
+        attached.set(
+          pinned.id,
+          memories.filter((m) => !visible.has(m.text)),
+        );
+        if (fits() || !trimUnneeded(older)) break;
       }
     }
     if (attachedTotal(attached) > window) {
       memoryFlush = attached.size > 1 || own !== undefined;
       attached.clear();
-      attached.set(
-        pinned.id,
-        memories.map((m, i) => (i < core ? m : { ...m, spare: true as const })),
-      );
+      attached.set(pinned.id, memories);
     }
   }
   function attachedTurn(m: Message): ChatTurn {
     const lines = attached.get(m.id);
     return lines && lines.length > 0 ? renderWithMemories(turnOf(m), lines) : turnOf(m);
+  }
+  /** Tokens the kept lines add to the messages they are merged into, headers included. */
+  function attachedMemoryTokens(map: Map<MessageId, ContextMemory[]>): Tokens {
+    let sum = 0;
+    for (const m of messages) {
+      const lines = map.get(m.id);
+      if (!lines || lines.length === 0) continue;
+      const turn = renderWithMemories(turnOf(m), lines);
+      sum += tokenizer.countMessage(turn.role, turn.content) - countMessage(m);
+    }
+    return sum;
   }
   function attachedTotal(map: Map<MessageId, ContextMemory[]>): Tokens {
     let sum = systemTurn + generation + reserve;
@@ -309,14 +288,7 @@ export async function planContext(input: PlanInput): Promise<Result<ContextPlan,
     }
     return sum;
   }
-  let keptMemoryTokens = 0;
-  if (keep && attached.size > 0) {
-    for (const m of messages) {
-      if (!attached.get(m.id)?.length) continue;
-      const turn = attachedTurn(m);
-      keptMemoryTokens += tokenizer.countMessage(turn.role, turn.content) - countMessage(m);
-    }
-  }
+  const keptMemoryTokens = keep && attached.size > 0 ? attachedMemoryTokens(attached) : 0;
   const merged = keep && attached.size > 0;
   const turnMemories = merged && pinned ? (attached.get(pinned.id) ?? []) : memories;
 
@@ -338,7 +310,6 @@ export async function planContext(input: PlanInput): Promise<Result<ContextPlan,
   const included = new Set(messages.map((m) => m.id));
   const overflowIds = input.history.filter((m) => !included.has(m.id)).map((m) => m.id);
   const historyTokens = input.history.reduce((sum, m) => sum + countMessage(m), 0);
-  const memoryTokens = measured.memoriesTurn;
   const used = measured.total - reserve;
   const target = Math.floor(agent.budgets.targetFraction * window);
   // Ordered by how often each part changes (ADR 0100): the system message (instructions, tools,
@@ -401,10 +372,10 @@ export async function planContext(input: PlanInput): Promise<Result<ContextPlan,
       ? [...attached.values()].reduce((sum, lines) => sum + lines.length, 0)
       : memories.length,
     ...(memoryFlush ? { memoryFlush: true as const } : {}),
-    // Memories past the recall budget only fill room the queue left free: they never cause a flush.
-    demand:
-      fixedSystem + Math.min(memoryTokens, agent.budgets.recallBudget) + historyTokens + reserve,
-    demandMemories: Math.min(memoryTokens, agent.budgets.recallBudget),
+    // Recalled lines are chosen again every turn: memory pressure never counts them (C6, ADR
+    // 0203). Under memgpt with automatic recall their room is held back like the reply reserve,
+    // so the queue flushes before it would crowd recall out, whatever this turn found.
+    demand: fixedSystem + historyTokens + reserve + reservedRecall(agent, input.strategy.name),
     prompt,
     turnTokens,
     strategyState: nextState,

@@ -4,7 +4,8 @@ import type { TurnEvent } from '../agent/turn-events';
 import type { CompletionRequest } from '../ports/llm-engine';
 import { createAgentFixture, reply, step } from '../../testing/agent-fixture';
 import { randomText, seededRandom } from '../../testing/seeded-random';
-import { MEMORY_PRESSURE } from './queue-manager';
+import { reservedRecall } from './plan-context';
+import { isMemoryPressureAlert, MEMORY_PRESSURE } from './queue-manager';
 
 /** Answers summary requests (no schema) with `summary`, steps with a reply of `words` words. */
 function chatRule(words: () => number, summary: (r: CompletionRequest) => string | Error) {
@@ -71,9 +72,10 @@ describe('queue manager', () => {
       const all = await fx.store.queryMessages(fx.agent.id);
       expect(all.length).toBe(written);
       expect(all.map((m) => m.seq)).toEqual(all.map((_, i) => i + 1));
-      // In-context messages are a suffix: once a message is in, everything after it is too.
+      // In-context messages are a suffix: once a message is in, everything after it is too —
+      // but a memory-pressure alert a flush answered (C7, C11).
       const firstIn = all.findIndex((m) => m.inContext);
-      expect(all.slice(firstIn).every((m) => m.inContext)).toBe(true);
+      expect(all.slice(firstIn).every((m) => m.inContext || isMemoryPressureAlert(m))).toBe(true);
       const summaries = events.flatMap((e) => (e.type === 'summary.created' ? [e] : []));
       expect(summaries.length, `seed ${seed}`).toBeGreaterThan(0);
       let lastTo = 0;
@@ -84,9 +86,12 @@ describe('queue manager', () => {
         if (s.fallback) expect(s.summary.method).toBe('extractive');
       }
       const latest = await fx.store.latestSummary(fx.agent.id);
-      expect(all.filter((m) => !m.inContext).every((m) => m.seq <= (latest?.toSeq ?? 0))).toBe(
-        true,
-      );
+      // Everything out of the queue is summarized, but the alerts a flush answered (C7).
+      expect(
+        all
+          .filter((m) => !m.inContext && !isMemoryPressureAlert(m))
+          .every((m) => m.seq <= (latest?.toSeq ?? 0)),
+      ).toBe(true);
       for (const e of events)
         if (e.type === 'context.planned')
           expect(e.plan.total).toBeLessThanOrEqual(fx.engine.contextWindow());
@@ -97,10 +102,9 @@ describe('queue manager', () => {
         if (e.type !== 'summary.created') return;
         const next = events.slice(i).find((x) => x.type === 'context.planned');
         if (next?.type !== 'context.planned') return;
-        // Evicted turns become recallable, so memories refill up to recallBudget after a flush:
-        // the target bounds the rest of the prompt (V18).
-        const memories = next.plan.demandMemories ?? 0;
-        const used = next.plan.demand - replyReserve - memories;
+        // Evicted turns become recallable, so memories refill after a flush; demand holds their
+        // room back, never the lines themselves (ADR 0203): the target bounds the rest (V18).
+        const used = next.plan.demand - replyReserve - reservedRecall(fx.agent, 'memgpt');
         expect(used, `seed ${seed}`).toBeLessThanOrEqual(
           targetFraction * next.plan.window + summaryMaxTokens + 32,
         );

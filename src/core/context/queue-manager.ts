@@ -169,9 +169,12 @@ export async function flushQueue(input: FlushInput): Promise<FlushResult> {
     tokens: input.tokenizer.count(text),
   };
   const evictedIds = evicted.map((m) => m.id);
+  // The flush answers the alert: a memory-pressure alert still queued after the evicted prefix
+  // leaves the queue with it (C7, ADR 0203), so the model never reads a stale warning.
+  const answered = input.queue.filter((m) => isMemoryPressureAlert(m) && !evictSet.has(m.id));
   await input.store.apply({
     summaries: [summary],
-    inContext: { ids: evictedIds, inContext: false },
+    inContext: { ids: [...evictedIds, ...answered.map((m) => m.id)], inContext: false },
   });
   return fallback === undefined ? { summary, evictedIds } : { summary, evictedIds, fallback };
 }

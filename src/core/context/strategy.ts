@@ -40,8 +40,6 @@ export interface ContextMemory {
   score?: number;
   /** Set for a document passage: reading it marks a core-memory edit in the turn (C15). */
   untrusted?: UntrustedRead;
-  /** Kept past the recall budget only while the window had room (C22): the first to go. */
-  spare?: true;
 }
 
 export interface StrategyOutput {
