@@ -26,6 +26,7 @@ import type { Tokenizer } from '../ports/tokenizer';
 import { createToolRegistry } from '../tools/tool-registry';
 import type { AgentDeps } from './agent-deps';
 import { autoRecall } from './auto-recall';
+import { CANCELLED, orCancelled } from './or-cancelled';
 import { executeStep } from './execute-step';
 import { prepareContext } from './prepare-context';
 import { startTurn } from './start-turn';
@@ -139,7 +140,7 @@ export async function runTurn(
       trigger.type === 'retry' || trigger.type === 'continue'
         ? undefined
         : await turnConversation(store, agentId, options.conversationId);
-    const started = await startTurn(deps, agent, trigger, tokenizer, requested);
+    const started = await startTurn(deps, agent, trigger, tokenizer, requested, options.signal);
     turn = started.turn;
     const conversationId = conversationOf(started.trigger);
     emit({
@@ -158,15 +159,20 @@ export async function runTurn(
       store.queryMessages(agentId, { inContext: true, conversationId }),
       store.listConversations(agentId),
     ]);
-    const candidates = await autoRecall({
-      agent,
-      search: deps.search,
-      query,
-      queue,
-      documentTitle: async (id) => (await store.getDocument(id))?.title,
-      coreMemory: (await store.listBlocks(agentId)).map((b) => b.value),
-      conversationOf: conversationNamer(conversations, conversationId),
-    });
+    const recalled = await orCancelled(
+      autoRecall({
+        agent,
+        search: deps.search,
+        query,
+        queue,
+        documentTitle: async (id) => (await store.getDocument(id))?.title,
+        coreMemory: (await store.listBlocks(agentId)).map((b) => b.value),
+        conversationOf: conversationNamer(conversations, conversationId),
+      }),
+      options.signal,
+    );
+    if (recalled === CANCELLED) return await stop('cancelled');
+    const candidates = recalled;
     let invalidRun = 0;
     // Document passages read in this turn, newest first: edits after them are marked (C15).
     const untrusted: UntrustedRead[] = [];

@@ -15,6 +15,7 @@ import {
 } from '../model';
 import type { Tokenizer } from '../ports/tokenizer';
 import { CONTINUE_TEXT, sessionStartText } from '../prompts/event-copy';
+import { orCancelled } from './or-cancelled';
 import type { AgentDeps } from './agent-deps';
 import { userDisplayName } from './display-names';
 import { newMessage } from './store-message';
@@ -38,6 +39,7 @@ export async function startTurn(
   trigger: TurnTrigger,
   tokenizer: Tokenizer,
   conversationId?: ConversationId,
+  signal?: AbortSignal,
 ): Promise<StartedTurn> {
   const { store, clock, ids } = deps;
   const now = clock.now();
@@ -173,7 +175,8 @@ export async function startTurn(
     startedAt: now,
   };
   const applied = await store.apply({ messages: drafts, turns: [turn] });
-  await deps.search.indexMessages(applied.messages);
+  // Indexing waits on the embed worker; a Stop does not wait for it (A5), the index still fills.
+  await orCancelled(deps.search.indexMessages(applied.messages), signal);
   const stored = applied.messages.find((m) => m.id === triggerDraft.id);
   if (!stored) throw new AppError('storage_failed', 'The trigger message was not written.');
   return { turn, trigger: stored };
