@@ -3,6 +3,7 @@ import type { CompletionRequest } from '../../../core/ports/llm-engine';
 import { createLlama3Tokenizer } from '../../tokenizer/llama3-tokenizer';
 import { checkJsonSchema } from './check-json-schema';
 import { ScriptedEngine } from './scripted-engine';
+import { createScriptedFromConfig } from './scripted-from-config';
 
 const stepSchema = {
   type: 'object',
@@ -185,5 +186,27 @@ describe('checkJsonSchema', () => {
       /\$\[1\]/,
     );
     expect(checkJsonSchema(null, { type: ['string', 'null'] })).toBeNull();
+  });
+});
+
+describe("the e2e build's scripted engine (E18)", () => {
+  it('E18: a summary request between two steps goes to the rules and leaves the queued step for the next turn', async () => {
+    const step = JSON.stringify({
+      thinking: 'Hi.',
+      function: 'send_message',
+      arguments: { message: 'Reply 23' },
+      request_heartbeat: false,
+    });
+    const engine = createScriptedFromConfig({
+      outputs: [step],
+      rules: [{ pattern: '^Previous summary:', reply: 'Summary: they talked.' }],
+      fallback: 'OK.',
+    });
+    await engine.load('scripted-llama3');
+    const summary = await engine.complete(ask('Previous summary: none\nNew messages: …'));
+    expect(summary.text).toBe('Summary: they talked.');
+    const schema = { type: 'object' };
+    const next = await engine.complete(ask('Message number 23.', { jsonSchema: schema }));
+    expect(next.text).toBe(step);
   });
 });

@@ -22,6 +22,12 @@ export interface ScriptedEngineOptions {
   outputs?: string[];
   /** Computes the reply when the queue is empty. */
   rule?: (request: CompletionRequest, callIndex: number) => string;
+  /**
+   * Which requests the queued outputs answer (default: every one). The e2e build queues model
+   * steps, so it keeps the queue for requests with a JSON schema: a summary request in between
+   * goes to the rules and never takes the next turn's step (E18).
+   */
+  queueAnswers?: (request: CompletionRequest) => boolean;
   /** The model id it reports as loaded. Default `scripted-llama3`. */
   modelId?: string;
   /** Default 4096, like the small web-llm models. */
@@ -162,7 +168,8 @@ export class ScriptedEngine implements LlmEngine {
   }
 
   private nextOutput(request: CompletionRequest, callIndex: number): string {
-    const queued = this.queue.shift();
+    const fromQueue = this.options.queueAnswers?.(request) ?? true;
+    const queued = fromQueue ? this.queue.shift() : undefined;
     if (queued !== undefined) return queued;
     if (this.options.rule) return this.options.rule(request, callIndex);
     throw new AppError('internal', `ScriptedEngine has no reply for call ${callIndex + 1}.`);

@@ -10,8 +10,9 @@ export class HostedScriptedEngine extends ScriptedEngine {
 }
 
 /**
- * Builds the e2e build's scripted engine from plain data: queued outputs first, then the first
- * rule whose pattern matches the last user message, then the fallback (rule E18).
+ * Builds the e2e build's scripted engine from plain data: queued outputs first (for the model's
+ * steps, the requests with a JSON schema), then the first rule whose pattern matches the last
+ * user message, then the fallback (rule E18).
  */
 export function createScriptedFromConfig(config: ScriptedConfig): HostedScriptedEngine {
   const rules = (config.rules ?? []).map((r) => ({
@@ -22,6 +23,7 @@ export function createScriptedFromConfig(config: ScriptedConfig): HostedScripted
     outputs: config.outputs ?? [],
     ...(config.contextWindow !== undefined ? { contextWindow: config.contextWindow } : {}),
     ...(config.chunkChars !== undefined ? { chunkChars: config.chunkChars } : {}),
+    queueAnswers: (request) => request.jsonSchema !== undefined,
     rule: (request, callIndex) => {
       const last = [...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
       const hit = rules.find((r) => r.re.test(last));
