@@ -264,7 +264,8 @@ test.describe('settings', () => {
       'true',
     );
     await page.reload();
-    await expect(page.getByRole('spinbutton', { name: 'Warning point' })).toHaveValue('0.7');
+    // Still the default: 3 % of a 4,096 window below the flush point (C13, ADR 0203).
+    await expect(page.getByRole('spinbutton', { name: 'Warning point' })).toHaveValue('0.84');
   });
 
   test('U74/U76: a backup exports and imports back, plain and encrypted', async ({
