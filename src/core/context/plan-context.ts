@@ -240,9 +240,11 @@ export async function planContext(input: PlanInput): Promise<Result<ContextPlan,
       else attached.delete(next.id);
       return true;
     };
-    const fits = () =>
-      attachedTotal(attached) <= window &&
-      attachedMemoryTokens(attached) <= agent.budgets.recallBudget;
+    // One rendering of the kept lines answers both limits.
+    const fits = () => {
+      const memory = attachedMemoryTokens(attached);
+      return promptBase() + memory <= window && memory <= agent.budgets.recallBudget;
+    };
     const own = prior[pinned.id];
     if (own !== undefined) attached.set(pinned.id, own);
     else {
@@ -266,6 +268,12 @@ export async function planContext(input: PlanInput): Promise<Result<ContextPlan,
     const lines = attached.get(m.id);
     return lines && lines.length > 0 ? renderWithMemories(turnOf(m), lines) : turnOf(m);
   }
+  /** The prompt's tokens without any kept line: system, messages, generation header, reserve. */
+  function promptBase(): Tokens {
+    return (
+      systemTurn + generation + reserve + messages.reduce((sum, m) => sum + countMessage(m), 0)
+    );
+  }
   /** Tokens the kept lines add to the messages they are merged into, headers included. */
   function attachedMemoryTokens(map: Map<MessageId, ContextMemory[]>): Tokens {
     let sum = 0;
@@ -277,16 +285,9 @@ export async function planContext(input: PlanInput): Promise<Result<ContextPlan,
     }
     return sum;
   }
+  /** The whole prompt with `map`'s kept lines merged in: the plain messages plus those lines. */
   function attachedTotal(map: Map<MessageId, ContextMemory[]>): Tokens {
-    let sum = systemTurn + generation + reserve;
-    for (const m of messages) {
-      const lines = map.get(m.id);
-      if (lines && lines.length > 0) {
-        const turn = renderWithMemories(turnOf(m), lines);
-        sum += tokenizer.countMessage(turn.role, turn.content);
-      } else sum += countMessage(m);
-    }
-    return sum;
+    return promptBase() + attachedMemoryTokens(map);
   }
   const keptMemoryTokens = keep && attached.size > 0 ? attachedMemoryTokens(attached) : 0;
   const merged = keep && attached.size > 0;
