@@ -107,6 +107,18 @@ describe('ModelManager', () => {
     expect(f.manager.getState().busy).toBeNull();
   });
 
+  it('E19: a cache read that began before a failed download does not undo its "failed" status', async () => {
+    const f = fakes({ online: false });
+    // The screen's first refresh reads the cache; meanwhile the user's download fails offline.
+    const refreshing = f.manager.refresh(['m']);
+    await f.manager.download('m').catch(() => undefined);
+    await refreshing;
+    expect(f.manager.getState().models['m']).toMatchObject({ type: 'failed' });
+    // A refresh that starts afterwards reads the cache as it is.
+    await f.manager.refresh(['m']);
+    expect(f.manager.getState().models['m']).toEqual({ type: 'not_downloaded' });
+  });
+
   it('E19: offline with the model cached still loads it (no network needed)', async () => {
     const f = fakes({ online: false, cached: ['m'] });
     const done = f.manager.download('m');

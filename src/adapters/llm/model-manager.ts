@@ -72,13 +72,20 @@ export class ModelManager implements ModelDownloads {
     return this.state;
   }
 
-  /** Reads cache status and storage for each model. */
+  /**
+   * Reads cache status and storage for each model. A model whose status changed while its cache
+   * was being read (a download started, failed or finished meanwhile) keeps the newer status:
+   * the read began before it and would put back what the user just saw change (a failed
+   * download's "Try again" turning back into "Download").
+   */
   async refresh(modelIds: readonly string[]): Promise<void> {
     for (const id of modelIds) {
       if (this.state.busy === id) continue;
+      const before = this.state.models[id];
       const cached = await this.deps.cache.has(id);
       // Bytes of a model that is not fully cached are the shards an interrupted download kept.
       const bytes = await this.deps.cache.bytes(id);
+      if (this.state.models[id] !== before || this.state.busy === id) continue;
       this.setModel(
         id,
         !cached
