@@ -19,6 +19,7 @@ interface Server {
   control(changes: Record<string, unknown>): void;
   stats(): {
     completions: { schema: boolean; finish: string }[];
+    refused: { prompt_n: number; max_tokens: number }[];
     requests: { path: string; origin: string | null }[];
   };
   close(): Promise<void>;
@@ -101,12 +102,18 @@ test.describe('your own model server (real llama.cpp on 127.0.0.1)', () => {
     const turns = await turnsWithSteps(page, agentId);
     expect(turns).toHaveLength(1);
     expect(turns[0]?.turn.status).toBe('done');
-    expect(['end_turn', 'max_steps', 'invalid_tool_call']).toContain(turns[0]?.turn.stopReason);
+    // The turn's own error, if any, is the message: it names what went wrong.
+    expect(['end_turn', 'max_steps', 'invalid_tool_call'], turns[0]?.turn.error).toContain(
+      turns[0]?.turn.stopReason,
+    );
     expect(turns[0]?.steps.length).toBeGreaterThan(0);
     // Every step went to llama.cpp with the step schema as its grammar.
     const steps = server.stats().completions.slice(before);
     expect(steps.length).toBeGreaterThan(0);
     expect(steps.every((c) => c.schema)).toBe(true);
+    // E86: no request asked for more than the window holds, however the random model's steps
+    // tokenize (the planner's estimate reads its odd characters low).
+    expect(server.stats().refused).toEqual([]);
     expect(await userMessages(page, agentId)).toEqual(['Hello! My sister lives in Lisbon.']);
     await expect(page.getByTestId('counts-estimated').first()).toBeVisible();
     expect(externalRequests).toEqual([]);
@@ -159,7 +166,11 @@ test.describe('your own model server (real llama.cpp on 127.0.0.1)', () => {
     const turns = await turnsWithSteps(page, agentId);
     expect(turns.map((t) => t.turn.stopReason)).toContain('error');
     const retried = turns.find((t) => t.turn.stopReason !== 'error');
-    expect(['end_turn', 'max_steps', 'invalid_tool_call']).toContain(retried?.turn.stopReason);
+    expect(
+      ['end_turn', 'max_steps', 'invalid_tool_call'],
+      JSON.stringify(turns.map((t) => t.turn.error)),
+    ).toContain(retried?.turn.stopReason);
+    expect(server.stats().refused).toEqual([]);
     expect(await userMessages(page, agentId)).toEqual(['Remember that I like tea.']);
   });
 

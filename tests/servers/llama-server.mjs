@@ -49,7 +49,7 @@ export async function startLlamaServer(options = {}) {
   const grammars = new Map();
   /** Completions run one at a time on the one sequence (llama.cpp server with one slot). */
   let queue = Promise.resolve();
-  const stats = { requests: [], completions: [] };
+  const stats = { requests: [], completions: [], refused: [] };
 
   const grammarFor = async (schema) => {
     const key = JSON.stringify(schema);
@@ -66,9 +66,12 @@ export async function startLlamaServer(options = {}) {
     messages.map((m) => `<|${m.role}|>\n${String(m.content ?? '')}\n`).join('') + '<|assistant|>\n';
 
   /**
-   * Generates one reply; calls `onPiece` with each new piece of text. Returns usage and timings.
+   * Reads a completion request before anything is sent back: its grammar, its prompt tokens and
+   * its length limit. A prompt plus `max_tokens` past the window is refused with a 400, as vLLM
+   * and OpenAI refuse it (llama.cpp's own server refuses a prompt alone past it), before a
+   * stream starts — never a dropped connection.
    */
-  async function generate(body, onPiece, signal, afterPiece = () => undefined) {
+  async function admit(body) {
     const format = body.response_format;
     const schema =
       !switches.ignoreSchema && format?.type === 'json_schema'
@@ -78,12 +81,23 @@ export async function startLlamaServer(options = {}) {
     const maxTokens = Math.max(1, Math.min(Number(body.max_tokens ?? 256), contextSize));
     const prompt = model.tokenize(render(body.messages ?? []), false);
     if (prompt.length + maxTokens > contextSize) {
+      stats.refused.push({ prompt_n: prompt.length, max_tokens: maxTokens });
       const error = new Error(
-        `the request exceeds the available context size (${prompt.length} + ${maxTokens} > ${contextSize})`,
+        `request (${prompt.length} tokens + ${maxTokens} to generate) exceeds the available context size (${contextSize} tokens)`,
       );
       error.status = 400;
+      error.type = 'exceed_context_size_error';
       throw error;
     }
+    return { body, schema, grammar, maxTokens, prompt };
+  }
+
+  /**
+   * Generates one admitted reply; calls `onPiece` with each new piece of text. Returns usage and
+   * timings.
+   */
+  async function generate(admitted, onPiece, signal, afterPiece = () => undefined) {
+    const { body, schema, grammar, maxTokens, prompt } = admitted;
     await sequence.clearHistory();
     const started = performance.now();
     let firstAt = null;
@@ -194,8 +208,9 @@ export async function startLlamaServer(options = {}) {
     const cutAfter = switches.cutNextAfter;
     if (body.stream && cutAfter !== null) switches.cutNextAfter = null;
     const run = async () => {
+      const admitted = await admit(body);
       if (!body.stream) {
-        const out = await generate(body, () => !aborted.signal.aborted, aborted.signal);
+        const out = await generate(admitted, () => !aborted.signal.aborted, aborted.signal);
         return send(req, res, 200, {
           id,
           object: 'chat.completion',
@@ -230,7 +245,7 @@ export async function startLlamaServer(options = {}) {
       let pieces = 0;
       const pause = () => new Promise((resolve) => setTimeout(resolve, switches.pieceDelayMs));
       const out = await generate(
-        body,
+        admitted,
         (piece) => {
           if (aborted.signal.aborted) return false;
           write(chunk({ content: piece }));
@@ -305,7 +320,13 @@ export async function startLlamaServer(options = {}) {
       return fail(req, res, 404, 'File Not Found', 'not_found_error');
     } catch (error) {
       if (res.headersSent) return res.destroy();
-      return fail(req, res, error?.status ?? 500, String(error?.message ?? error), 'server_error');
+      return fail(
+        req,
+        res,
+        error?.status ?? 500,
+        String(error?.message ?? error),
+        error?.type ?? 'server_error',
+      );
     }
   });
   await new Promise((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));

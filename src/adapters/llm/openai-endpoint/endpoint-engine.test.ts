@@ -230,6 +230,75 @@ describe('EndpointEngine', () => {
     expect((await engine.tokenizer()).exact).toBe(false);
   });
 
+  it('E86: with /tokenize, max_tokens is cut so the prompt as the server counts it and the reply fit its window', async () => {
+    const calls: Recorded[] = [];
+    // One token per character: far more than the estimate reads for plain letters.
+    const engine = await loaded(
+      {
+        'GET /props': () => json({ default_generation_settings: { n_ctx: 1000 } }),
+        'POST /tokenize': (_u, init) => {
+          const { content } = JSON.parse(String(init.body)) as { content: string };
+          return json({ tokens: [...content].map((_, i) => i) });
+        },
+        'POST /v1/chat/completions': () => sse([chunk('{}', 'stop'), '[DONE]']),
+      },
+      calls,
+    );
+    const sent = (): { max_tokens?: number }[] =>
+      calls
+        .filter((c) => c.url.endsWith('/chat/completions'))
+        .map((c) => JSON.parse(String(c.init.body)) as { max_tokens?: number });
+    const tokenizeCalls = (): number => calls.filter((c) => c.url.endsWith('/tokenize')).length;
+
+    // 500 characters + the template's 16 tokens leave 484 of the 1,000-token window.
+    const long = { role: 'user' as const, content: 'a'.repeat(500) };
+    await engine.complete({ messages: [long], maxTokens: 700, onDelta: () => {} });
+    expect(sent().at(-1)?.max_tokens).toBe(484);
+
+    // A short prompt with room to spare is sent as planned, without counting it first.
+    const counted = tokenizeCalls();
+    await engine.complete({
+      messages: [{ role: 'user', content: 'hi' }],
+      maxTokens: 100,
+      onDelta: () => {},
+    });
+    expect(sent().at(-1)?.max_tokens).toBe(100);
+    expect(tokenizeCalls()).toBe(counted);
+
+    // A prompt that alone fills the window is refused before anything is sent.
+    const before = sent().length;
+    const error = await engine
+      .complete({
+        messages: [{ role: 'user', content: 'a'.repeat(1200) }],
+        maxTokens: 700,
+        onDelta: () => {},
+      })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      code: 'context_window_exceeded',
+      message: expect.stringContaining('1,216 tokens as the model server counts them'),
+    });
+    expect(sent()).toHaveLength(before);
+  });
+
+  it('E86: without /tokenize the planned max_tokens is sent unchanged', async () => {
+    const calls: Recorded[] = [];
+    const engine = await loaded(
+      {
+        'GET /props': () => json({ default_generation_settings: { n_ctx: 1000 } }),
+        'POST /v1/chat/completions': () => sse([chunk('{}', 'stop'), '[DONE]']),
+      },
+      calls,
+    );
+    await engine.complete({
+      messages: [{ role: 'user', content: 'a'.repeat(500) }],
+      maxTokens: 700,
+      onDelta: () => {},
+    });
+    const body = calls.find((c) => c.url.endsWith('/chat/completions'))?.init.body;
+    expect(JSON.parse(String(body))).toMatchObject({ max_tokens: 700 });
+  });
+
   it('refuses a model the server does not list', async () => {
     const engine = new EndpointEngine(
       { baseUrl: BASE },

@@ -46,6 +46,14 @@ export const DEFAULT_ENDPOINT_WINDOW: Tokens = 4096;
  * prompt outgrows the server), so a larger or absurd figure (1e12, 1e308) is capped here.
  */
 export const MAX_SERVER_WINDOW: Tokens = 131_072;
+/**
+ * Tokens a chat template adds around each message (role header, end marker: ChatML and Llama 3
+ * add about 5) and once for the assistant's header and BOS, counted on top of the server's count
+ * of the messages' text (E86).
+ */
+const TEMPLATE_TOKENS_PER_MESSAGE: Tokens = 8;
+const TEMPLATE_TOKENS_PER_PROMPT: Tokens = 8;
+const ESTIMATE = createEstimateTokenizer();
 /** Longest wait for the optional probes (`/props`, `/api/show`, `/tokenize`) while loading. */
 const PROBE_TIMEOUT_MS = 15_000;
 /** Ollama's runtime window when the model does not set `num_ctx` (its documented default). */
@@ -312,6 +320,40 @@ export class EndpointEngine implements LlmEngine {
     }
   }
 
+  /**
+   * E86: the reply's `max_tokens`, cut so the prompt and the reply fit the window as the server
+   * counts them. Loci plans a server's prompt with an estimate (ADR 0121); text the estimate
+   * reads low (code, symbols, another script) would otherwise make a request the server refuses
+   * ("exceeds the available context size") and the turn fail. With `/tokenize` the prompt is
+   * counted exactly (one request of the messages' text, plus the template's few tokens) unless
+   * even twice the estimate leaves the reply its room, which saves the round trip on most steps;
+   * without it the request is sent as planned. A prompt that alone fills the window is
+   * `context_window_exceeded`, before anything is generated.
+   */
+  private async fitReply(request: CompletionRequest): Promise<Tokens> {
+    if (!this.facts?.tokenize) return request.maxTokens;
+    const estimate = request.messages.reduce(
+      (sum, m) => sum + ESTIMATE.countMessage(m.role, m.content),
+      TEMPLATE_TOKENS_PER_PROMPT,
+    );
+    if (2 * estimate + request.maxTokens <= this.window) return request.maxTokens;
+    const counted = await this.countTokens(request.messages.map((m) => m.content).join('\n'));
+    if (counted === null) return request.maxTokens;
+    const prompt =
+      counted +
+      request.messages.length * TEMPLATE_TOKENS_PER_MESSAGE +
+      TEMPLATE_TOKENS_PER_PROMPT;
+    const room = this.window - prompt;
+    if (room < 1) {
+      throw new AppError(
+        'context_window_exceeded',
+        `The prompt is ${prompt.toLocaleString('en')} tokens as the model server counts them, more than its ${this.window.toLocaleString('en')}-token window.`,
+        { prompt, window: this.window },
+      );
+    }
+    return Math.min(request.maxTokens, room);
+  }
+
   async unload(): Promise<void> {
     this.generation?.abort();
     this.loaded = null;
@@ -338,6 +380,8 @@ export class EndpointEngine implements LlmEngine {
     const model = this.loaded;
     if (!model) throw new AppError('model_not_loaded', 'No chat model is loaded.');
     if (request.signal?.aborted) throw new AppError('cancelled', 'The generation was stopped.');
+    const maxTokens = await this.fitReply(request);
+    if (request.signal?.aborted) throw new AppError('cancelled', 'The generation was stopped.');
     const controller = new AbortController();
     this.generation = controller;
     const onAbort = (): void => controller.abort();
@@ -348,7 +392,7 @@ export class EndpointEngine implements LlmEngine {
     const body = {
       model,
       messages: request.messages,
-      max_tokens: request.maxTokens,
+      max_tokens: maxTokens,
       stream,
       ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
       ...(request.topP !== undefined ? { top_p: request.topP } : {}),
@@ -366,8 +410,8 @@ export class EndpointEngine implements LlmEngine {
         : {}),
     };
     const limits: ReplyLimits = {
-      chars: replyCharCap(request.maxTokens),
-      bytes: streamByteCap(request.maxTokens),
+      chars: replyCharCap(maxTokens),
+      bytes: streamByteCap(maxTokens),
       origin: this.base.origin,
     };
     try {
