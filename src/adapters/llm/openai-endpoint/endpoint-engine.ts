@@ -340,9 +340,7 @@ export class EndpointEngine implements LlmEngine {
     const counted = await this.countTokens(request.messages.map((m) => m.content).join('\n'));
     if (counted === null) return request.maxTokens;
     const prompt =
-      counted +
-      request.messages.length * TEMPLATE_TOKENS_PER_MESSAGE +
-      TEMPLATE_TOKENS_PER_PROMPT;
+      counted + request.messages.length * TEMPLATE_TOKENS_PER_MESSAGE + TEMPLATE_TOKENS_PER_PROMPT;
     const room = this.window - prompt;
     if (room < 1) {
       throw new AppError(
