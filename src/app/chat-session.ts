@@ -17,6 +17,7 @@ import type { ConversationsState } from '../ui/state/conversations.svelte';
 import type { DocumentsState } from '../ui/state/documents.svelte';
 import type { Highlights } from '../ui/state/highlights.svelte';
 import type { ModelManagerView } from '../ui/state/model-manager.svelte';
+import { modelLabel } from '../ui/components/models/model-label';
 
 export interface AppChatDeps {
   store: DexieMemoryStore;
@@ -63,6 +64,18 @@ export function startChatSession(deps: AppChatDeps): ChatSession {
     highlights: deps.highlights,
     modelReady: () => models.state.loaded !== null,
     modelLoading: () => models.state.busy !== null,
+    modelFailure: () => {
+      const failed = models.error;
+      if (failed?.during !== 'load') return null;
+      return {
+        modelId: failed.modelId,
+        label: modelLabel(models, failed.modelId),
+        code: failed.code,
+        what: failed.what,
+        action: failed.action,
+      };
+    },
+    retryModel: (modelId) => void models.download(modelId),
     run: async (agentId, trigger, options) => {
       // Each agent may keep a model of its own (Agent.modelId): load it before the turn, so the
       // plan uses its window. A load that fails stops here, before anything is stored.

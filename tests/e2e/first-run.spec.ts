@@ -5,7 +5,7 @@
  * "already loaded".
  */
 import type { Page } from '@playwright/test';
-import { test, expect } from './fixtures';
+import { test, expect, waitForServiceWorker } from './fixtures';
 import { loadScriptedModel, reply, script, send, seriousViolations } from './helpers/loci';
 
 const SIZES = [
@@ -181,6 +181,57 @@ test.describe('first run', () => {
         (window as unknown as LociProbe).__loci.store.getSetting('profile.displayName'),
       ),
     ).toBeUndefined();
+    expect(externalRequests).toEqual([]);
+  });
+
+  test('U322: a first download that fails offline says so in the chat, with the reason and Retry', async ({
+    page,
+    context,
+    shoot,
+    externalRequests,
+  }) => {
+    test.setTimeout(120_000);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    // The app itself works offline from its service worker (P7): only the model is missing.
+    await page.goto('/');
+    await waitForServiceWorker(page);
+    await page.reload();
+    await expect
+      .poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null))
+      .toBe(true);
+    const model = page.getByTestId('cpu-recommendation');
+    await expect(model).toHaveAttribute('data-state', 'download');
+    const modelId = await model.getAttribute('data-model-id');
+    await context.setOffline(true);
+    await page.getByRole('button', { name: 'Say hello' }).click();
+    await expect(page).toHaveURL(/#\/chat$/);
+    // The chat says which download failed and why — not only "no model, go to Models".
+    const failed = page.getByTestId('model-failed');
+    await expect(failed).toHaveAttribute('data-code', 'network_unavailable');
+    await expect(failed).toContainText('did not finish loading');
+    await expect(failed).toContainText('There is no network connection');
+    await expect(page.getByTestId('no-model')).toHaveCount(0);
+    await expect(page.getByTestId('model-on-its-way')).toHaveCount(0);
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      for (const [w, h] of SIZES) {
+        await page.setViewportSize({ width: w, height: h });
+        await expect(failed.getByRole('button', { name: 'Retry' })).toBeInViewport();
+        await shoot(page, `chat-model-failed-${w}x${h}-${scheme}`);
+        expect(await seriousViolations(page), `model failure at ${w}x${h} ${scheme}`).toEqual([]);
+      }
+    }
+    // Back online, Retry in the chat downloads and loads it; the notice goes and the composer opens.
+    await context.setOffline(false);
+    await failed.getByRole('button', { name: 'Retry' }).click();
+    await expect
+      .poll(
+        () => page.evaluate(() => (window as unknown as LociProbe).__loci.models.state.loaded),
+        { timeout: 90_000 },
+      )
+      .toBe(modelId);
+    await expect(failed).toHaveCount(0);
+    await expect(page.getByRole('textbox', { name: 'Message' })).toBeEnabled();
     expect(externalRequests).toEqual([]);
   });
 

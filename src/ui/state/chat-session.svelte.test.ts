@@ -199,3 +199,38 @@ describe('ChatSession', () => {
     expect(t.session.liveSteps).toEqual([]);
   });
 });
+
+describe('ChatSession model failure (U322)', () => {
+  it('reports a failed download only while no model is loaded or loading, and Retry asks for that model', () => {
+    let ready = false;
+    let loading = false;
+    const retried: string[] = [];
+    const failure = {
+      modelId: 'tiny-q4',
+      label: 'Tiny',
+      code: 'network_unavailable',
+      what: 'There is no network connection.',
+      action: 'Connect and try again.',
+    };
+    const session = new ChatSession({
+      store: new InMemoryStore(),
+      search: { removeMessages: () => Promise.resolve(), indexMessages: () => Promise.resolve() },
+      lock: new MemoryTurnLock(),
+      run: () => Promise.reject(new Error('no turn runs here')),
+      modelReady: () => ready,
+      modelLoading: () => loading,
+      modelFailure: () => failure,
+      retryModel: (id) => retried.push(id),
+    });
+    expect(session.modelFailure).toEqual(failure);
+    session.retryModel();
+    expect(retried).toEqual(['tiny-q4']);
+    loading = true;
+    expect(session.modelFailure).toBeNull();
+    loading = false;
+    ready = true;
+    expect(session.modelFailure).toBeNull();
+    session.retryModel();
+    expect(retried).toEqual(['tiny-q4']);
+  });
+});

@@ -48,6 +48,16 @@ export type TurnRunner = (
   },
 ) => Promise<TurnOutcome>;
 
+/** A model download that failed or was cancelled, in words (U322). */
+export interface ModelFailure {
+  modelId: string;
+  /** The model's name as people read it. */
+  label: string;
+  code: string;
+  what: string;
+  action: string;
+}
+
 export interface ChatSessionDeps {
   store: MemoryStore;
   /** Deleting a message takes it out of search too, and Undo puts it back (U185, ADR 0143). */
@@ -58,6 +68,13 @@ export interface ChatSessionDeps {
   modelReady: () => boolean;
   /** Whether a chat model is downloading or loading now (the chat says so instead, U206). */
   modelLoading?: () => boolean;
+  /**
+   * The chat model's last download or load that failed or was cancelled, while none is loaded
+   * (U322): the chat says which model, why, and offers Retry, where the user is.
+   */
+  modelFailure?: () => ModelFailure | null;
+  /** Tries that download again (the chat's Retry, U322). */
+  retryModel?: (modelId: string) => void;
   /**
    * Prepares an agent on open: marks its interrupted turns (core `recoverInterruptedTurns`) and
    * loads its search indexes.
@@ -161,6 +178,18 @@ export class ChatSession {
   /** A model is on its way (downloading or loading): the chat says to wait, not to go to Models. */
   get modelLoading(): boolean {
     return this.deps.modelLoading?.() ?? false;
+  }
+
+  /** The failed or cancelled model download to report in the chat (U322), or null. */
+  get modelFailure(): ModelFailure | null {
+    if (this.deps.modelReady() || this.modelLoading) return null;
+    return this.deps.modelFailure?.() ?? null;
+  }
+
+  /** Retry of {@link modelFailure}'s download, from the chat. */
+  retryModel(): void {
+    const failure = this.modelFailure;
+    if (failure) this.deps.retryModel?.(failure.modelId);
   }
 
   /** Where "Edit" and "Regenerate" are offered: on the latest turn only (U183, U184). */

@@ -34,7 +34,10 @@ export class ModelManagerView {
   runtime = $state.raw<CpuRuntime | null>(null);
   state = $state.raw<ModelManagerState>({ models: {}, loaded: null, busy: null });
   storage = $state.raw<{ usage: number; quota: number } | null>(null);
-  error = $state.raw<(ErrorCopy & { code: string; modelId: string }) | null>(null);
+  /** The last download or delete that failed, in words, and which of the two it was. */
+  error = $state.raw<
+    (ErrorCopy & { code: string; modelId: string; during: 'load' | 'remove' }) | null
+  >(null);
   catalogError = $state.raw<ErrorCopy | null>(null);
   /**
    * The GPU list could not be read because web-llm's code never reached this browser and the
@@ -119,7 +122,13 @@ export class ModelManagerView {
       return true;
     } catch (error) {
       const copy = describeError(error);
-      this.error = { what: copy.what, action: copy.action, code: copy.code, modelId };
+      this.error = {
+        what: copy.what,
+        action: copy.action,
+        code: copy.code,
+        modelId,
+        during: 'load',
+      };
       return false;
     } finally {
       this.storage = await this.deps.usage();
@@ -137,7 +146,13 @@ export class ModelManagerView {
       if (this.state.loaded === modelId) await this.deps.remember?.(null);
     } catch (error) {
       const copy = describeError(error);
-      this.error = { what: copy.what, action: copy.action, code: copy.code, modelId };
+      this.error = {
+        what: copy.what,
+        action: copy.action,
+        code: copy.code,
+        modelId,
+        during: 'remove',
+      };
     }
     this.storage = await this.deps.usage();
   }
