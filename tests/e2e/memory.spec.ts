@@ -416,9 +416,7 @@ test.describe('memory view', () => {
       'aria-label',
       /Context window \d[\d,]* of [\d,]+ tokens used/,
     );
-    await expect(bar.getByRole('list', { name: 'Thresholds' })).toContainText(
-      'Memory-pressure warning',
-    );
+    await expect(bar.getByRole('list', { name: 'Thresholds' })).toContainText('Reminder to save');
     const messagesTokens = Number(
       (await bar.locator('[data-part="messages"]').innerText()).replace(/,/g, ''),
     );
@@ -474,7 +472,7 @@ test.describe('memory view', () => {
     await page.goto('/#/memory');
     const line = page.getByRole('region', { name: 'Context window' }).getByTestId('context-reuse');
     await expect(line).toContainText(
-      /^Reads [\d,]+ new tokens?; [\d,]+ kept from the last step\.$/,
+      /^This step read [\d,]+ new tokens? and reused [\d,]+ from the step before\.$/,
     );
     const [fresh, kept] = ((await line.innerText()).match(/[\d,]+/g) ?? []).map((n) =>
       Number(n.replace(/,/g, '')),

@@ -248,24 +248,54 @@ test.describe('settings', () => {
     expect(externalRequests).toEqual([]);
   });
 
-  test('U71: thresholds out of order are refused on the field and nothing is saved', async ({
+  test('U71 U323: thresholds out of order are refused on the field and nothing is saved; they read in percent and tokens', async ({
     page,
+    shoot,
   }) => {
     await page.goto('/#/settings');
     await createAgent(page, 'Juniper');
     const form = page.getByRole('form', { name: /Context of “Juniper”/ });
-    await form.getByRole('spinbutton', { name: 'Warning point' }).fill('0.4');
-    await form.getByRole('spinbutton', { name: 'Flush point' }).fill('0.3');
+    const remind = form.getByRole('spinbutton', { name: 'Remind the model to save at' });
+    const summarize = form.getByRole('spinbutton', { name: 'Summarize older messages at' });
+    // U323: percent of the window, not fractions (the default 0.84 of a 4k window reads 84 %).
+    await expect(remind).toHaveValue('84');
+    await expect(form.getByText(/^% of the window.*the model is asked to save/)).toBeVisible();
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      for (const [w, h] of [
+        [1280, 800],
+        [390, 844],
+      ] as const) {
+        await page.setViewportSize({ width: w, height: h });
+        await remind.scrollIntoViewIfNeeded();
+        await shoot(page, `settings-budgets-${w}x${h}-${scheme}`);
+        expect(await seriousViolations(page), `settings at ${w}x${h} ${scheme}`).toEqual([]);
+      }
+    }
+    await remind.fill('40');
+    await summarize.fill('30');
     await form.getByRole('button', { name: 'Save settings' }).click();
     await expect(form.getByRole('status')).toHaveText(/need fixing/);
-    await expect(form.getByText(/must not be above the flush point/)).toBeVisible();
-    await expect(form.getByRole('spinbutton', { name: 'Warning point' })).toHaveAttribute(
-      'aria-invalid',
-      'true',
-    );
+    await expect(form.getByText(/must not be above the summary point/)).toBeVisible();
+    await expect(remind).toHaveAttribute('aria-invalid', 'true');
     await page.reload();
-    // Still the default: 3 % of a 4,096 window below the flush point (C13, ADR 0203).
-    await expect(page.getByRole('spinbutton', { name: 'Warning point' })).toHaveValue('0.84');
+    // Still the default: 3 % of a 4,096 window below the summary point (C13, ADR 0203).
+    await expect(page.getByRole('spinbutton', { name: 'Remind the model to save at' })).toHaveValue(
+      '84',
+    );
+    // A valid change is stored as the fraction the planner reads.
+    const again = page.getByRole('form', { name: /Context of “Juniper”/ });
+    await again.getByRole('spinbutton', { name: 'Remind the model to save at' }).fill('80');
+    await again.getByRole('button', { name: 'Save settings' }).click();
+    await expect(again.getByRole('status')).toHaveText(/Saved/);
+    const agents = await page.evaluate(() =>
+      (
+        window as unknown as {
+          __loci: { store: { listAgents(): Promise<{ budgets: { warningFraction: number } }[]> } };
+        }
+      ).__loci.store.listAgents(),
+    );
+    expect(agents[0]?.budgets.warningFraction).toBe(0.8);
   });
 
   test('U74/U76: a backup exports and imports back, plain and encrypted', async ({

@@ -3,7 +3,7 @@
  * the rule the turn-cost meter uses for web-llm 0.2.86 ({@link webllmReuses}): it continues only
  * when the request is the previous one, the reply exactly as generated, and one new message. The
  * reply as generated is the assistant turn that follows the previous request in this one. The
- * memory panel shows the result: "reads N new tokens; M kept from the last step".
+ * memory panel shows the result: "this step read N new tokens and reused M from the step before".
  */
 import { webllmReuses } from '../eval/turn-cost/webllm-reuse';
 import type { Tokens } from '../units';

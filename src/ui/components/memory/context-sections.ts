@@ -74,9 +74,10 @@ export function contextBarModel(plan: ContextPlan, budgets: ContextBudgets): Con
     tokens: Math.floor(fraction * window),
   });
   const marks = [
-    mark('target', 'Evict down to', budgets.targetFraction),
-    mark('warning', 'Memory-pressure warning', budgets.warningFraction),
-    mark('flush', 'Flush (evict)', budgets.flushFraction),
+    // The same words as the agent's settings (U323).
+    mark('target', 'Kept after a summary', budgets.targetFraction),
+    mark('warning', 'Reminder to save', budgets.warningFraction),
+    mark('flush', 'Older messages summarized', budgets.flushFraction),
   ];
   // The queue manager compares the prompt without the reply reserve against the marks.
   const used = plan.total - plan.sections.reserve;

@@ -50,8 +50,8 @@ describe('agent settings', () => {
     const r = validateSettings(form);
     expect(r.ok).toBe(false);
     if (r.ok) return;
-    expect(r.error['budgets.targetFraction']).toMatch(/below the warning point/);
-    expect(r.error['budgets.warningFraction']).toMatch(/not be above the flush point/);
+    expect(r.error['budgets.targetFraction']).toMatch(/below the reminder to save/);
+    expect(r.error['budgets.warningFraction']).toMatch(/not be above the summary point/);
   });
 
   it('U71: non-numbers, fractions above 1 and F₀ ≤ R₀ are refused', () => {
@@ -73,8 +73,8 @@ describe('agent settings', () => {
     form.budgets.recallBudget = 2e9;
     const r = validateSettings(form);
     expect(r.ok ? {} : r.error).toEqual({
-      'budgets.maxSteps': 'Steps per turn must be a whole number from 1 to 1,000.',
-      'budgets.recallBudget': 'The recall budget must be a whole number from 0 to 1,000,000,000.',
+      'budgets.maxSteps': 'Model steps per turn must be a whole number from 1 to 1,000.',
+      'budgets.recallBudget': 'Recalled memories must be a whole number from 0 to 1,000,000,000.',
     });
   });
 

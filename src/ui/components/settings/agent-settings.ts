@@ -79,7 +79,7 @@ export function validateSettings(
   const fraction = (key: keyof ContextBudgets, label: string) => {
     const v = b[key];
     if (!Number.isFinite(v) || v <= 0 || v > 1)
-      p[`budgets.${key}`] = `${label} must be a fraction above 0 and at most 1.`;
+      p[`budgets.${key}`] = `${label} must be a percentage above 0 and at most 100.`;
   };
   // The maxima are the backup's (LIMITS, X161/X163): a setting saved here must import back.
   const count = (
@@ -93,16 +93,16 @@ export function validateSettings(
       p[`budgets.${key}`] =
         `${label} must be a whole number from ${min} to ${max.toLocaleString('en')}.`;
   };
-  fraction('targetFraction', 'The eviction target');
-  fraction('warningFraction', 'The warning point');
-  fraction('flushFraction', 'The flush point');
+  fraction('targetFraction', 'What is kept after a summary');
+  fraction('warningFraction', 'The reminder to save');
+  fraction('flushFraction', 'The summary point');
   if (
     !p['budgets.targetFraction'] &&
     !p['budgets.warningFraction'] &&
     b.targetFraction >= b.warningFraction
   ) {
     p['budgets.targetFraction'] =
-      'The eviction target must be below the warning point, or every flush would warn again at once.';
+      'What is kept after a summary must be below the reminder to save, or every summary would remind again at once.';
   }
   if (
     !p['budgets.warningFraction'] &&
@@ -110,13 +110,13 @@ export function validateSettings(
     b.warningFraction > b.flushFraction
   ) {
     p['budgets.warningFraction'] =
-      'The warning point must not be above the flush point: the model needs the warning first.';
+      'The reminder to save must not be above the summary point: the model needs the reminder first.';
   }
-  count('replyReserve', 'The reply reserve', 16);
-  count('recallBudget', 'The recall budget', 0);
-  count('summaryMaxTokens', 'The summary bound', 16);
-  count('maxSteps', 'Steps per turn', 1, LIMITS.steps);
-  count('maxInvalidSteps', 'Invalid steps per turn', 1, LIMITS.steps);
+  count('replyReserve', 'The room for the reply', 16);
+  count('recallBudget', 'Recalled memories', 0);
+  count('summaryMaxTokens', 'The summary length', 16);
+  count('maxSteps', 'Model steps per turn', 1, LIMITS.steps);
+  count('maxInvalidSteps', 'Unusable steps in a row', 1, LIMITS.steps);
 
   const unit = (key: keyof ForgettingSettings, label: string) => {
     const v = f[key];
