@@ -5,7 +5,14 @@
  */
 import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures';
-import { createAgent, loadScriptedModel, reply, script, seriousViolations } from './helpers/loci';
+import {
+  createAgent,
+  loadScriptedModel,
+  reply,
+  script,
+  seriousViolations,
+  step,
+} from './helpers/loci';
 
 interface SeedWindow {
   __loci: {
@@ -404,7 +411,11 @@ test.describe('memory view', () => {
       });
     }, agentId);
     await loadScriptedModel(page);
-    await script(page, reply('Happy to help with the present.'));
+    await script(
+      page,
+      step('conversation_search', { query: 'birthday' }, true),
+      reply('Happy to help with the present.'),
+    );
     const box = page.getByRole('textbox', { name: 'Message' });
     await box.fill('What should I buy for the birthday?');
     await box.press('Enter');
@@ -428,10 +439,17 @@ test.describe('memory view', () => {
       /\d+ oldest messages? \(\d+ tokens\) leave at the next flush/,
     );
     await expect(queue.locator('li.out').first()).toContainText('evicted next');
-    // The newest user message is never evictable (C3).
-    await expect(queue.locator('li').filter({ hasText: 'What should I buy' })).not.toHaveClass(
-      /out/,
+    // U323: the search step reads in words; what it returned is folded; no function names.
+    await expect(queue).toContainText('Searched your chats for "birthday"');
+    await expect(queue.locator('details.result summary').first()).toContainText(
+      /Found \d+ results?/,
     );
+    await expect(queue).not.toContainText('conversation_search');
+    await expect(bar.locator('.total')).toContainText('MemGPT tiers');
+    // The newest user message is never evictable (C3).
+    await expect(
+      queue.locator('li.role-user').filter({ hasText: 'What should I buy' }),
+    ).not.toHaveClass(/out/);
 
     await dismissToast(page);
 

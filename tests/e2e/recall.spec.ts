@@ -43,7 +43,7 @@ test('R19/R20: after a tool-using turn, conversation_search for the reply finds 
 
   const steps = page.getByTestId('turn-steps').last();
   await steps.locator('summary').click();
-  const search = steps.getByTestId('step').filter({ hasText: 'searched conversation' });
+  const search = steps.getByTestId('step').filter({ hasText: 'searched your chats' });
   const result = await search.locator('pre').innerText();
   const rows = result.split('\n').slice(1);
   // The reply itself, by the agent's name; the user's follow-up (indexed with the reply it

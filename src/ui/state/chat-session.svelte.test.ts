@@ -195,7 +195,7 @@ describe('ChatSession', () => {
       return { turnId: 't3', stopReason: 'end_turn', steps: 2, replies: [] };
     });
     await t.session.send('when is my birthday?');
-    expect(seen).toEqual(['searched conversation for "birthday" → 3 results']);
+    expect(seen).toEqual(['searched your chats for "birthday" → 3 results']);
     expect(t.session.liveSteps).toEqual([]);
   });
 });

@@ -11,7 +11,7 @@ describe('describeStep', () => {
     );
     expect(step).toEqual({
       kind: 'search',
-      text: 'searched conversation for "birthday" → 3 results',
+      text: 'searched your chats for "birthday" → 3 results',
     });
   });
 
@@ -42,7 +42,9 @@ describe('describeStep', () => {
       'Unknown function "fly"; use one of: send_message.',
     );
     expect(bad.kind).toBe('invalid');
-    expect(bad.text).toContain('Unknown function');
+    expect(bad.text).toBe('wrote a step Loci could not use, and was asked again');
+    // The model-facing feedback is not the summary; the expanded step shows it as its detail.
+    expect(bad.text).not.toContain('Unknown function');
   });
 
   it('U4: result counts are read from the paged result header', () => {

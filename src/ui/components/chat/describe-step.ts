@@ -1,6 +1,6 @@
 /**
  * One line per model step for the chat's inline step list (rule U4): what the model did, in
- * words, e.g. `searched conversation for "birthday" → 3 results` or
+ * words, e.g. `searched your chats for "birthday" → 3 results` or
  * `updated core memory: human`. Pure, so it is tested in Node.
  */
 export interface StepSummary {
@@ -36,7 +36,8 @@ export function describeStep(
 ): StepSummary {
   const a = args ?? {};
   if (!ok || tool === null) {
-    return { kind: 'invalid', text: `step rejected: ${result.split('\n')[0] ?? ''}` };
+    // What the model was told (the result) is for the model; the expanded view shows it (U323).
+    return { kind: 'invalid', text: 'wrote a step Loci could not use, and was asked again' };
   }
   switch (tool) {
     case 'send_message':
@@ -44,12 +45,12 @@ export function describeStep(
     case 'conversation_search':
       return {
         kind: 'search',
-        text: `searched conversation for ${quoted(a.query)}${results(result)}`,
+        text: `searched your chats for ${quoted(a.query)}${results(result)}`,
       };
     case 'conversation_search_date':
       return {
         kind: 'search',
-        text: `searched conversation from ${String(a.start ?? '?')} to ${String(a.end ?? '?')}${results(result)}`,
+        text: `searched your chats from ${String(a.start ?? '?')} to ${String(a.end ?? '?')}${results(result)}`,
       };
     case 'archival_memory_search':
       return {
