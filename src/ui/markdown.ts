@@ -260,18 +260,26 @@ export function renderMarkdownBlocksWith(
   const reason = plainTextReason(source, MAX_FORMATTED_DOCUMENT_CHARS);
   if (reason !== null) return { ok: false, reason };
   const blocks: MarkdownBlock[] = [];
-  // YAML front matter is data, not a heading over a rule: it shows as a code block.
+  // YAML front matter is data, not a heading over a rule: simple `key: value` lines show as a
+  // list of properties (as note apps show them); anything else as a code block.
   const front = /^---\n(?:[^\n]*\n)*?(?:---|\.\.\.)[ \t]*(?:\n|$)/.exec(source);
   const body = front ? front[0].length : 0;
   if (front) {
     const raw = front[0].trimEnd();
+    const properties = frontMatterProperties(raw);
     // A fence longer than any run of backticks inside, so nothing in it closes the block.
     const longest = Math.max(2, ...[...raw.matchAll(/`+/g)].map((m) => m[0].length));
     const fence = '`'.repeat(longest + 1);
     blocks.push({
       start: 0,
       end: raw.length,
-      html: renderMarkdownWith(`${fence}yaml\n${raw}\n${fence}`, sanitize),
+      html: sanitize(
+        properties
+          ? `<dl class="front-matter">${properties
+              .map(([key, value]) => `<dt>${escapeHtml(key)}</dt><dd>${escapeHtml(value)}</dd>`)
+              .join('')}</dl>`
+          : renderMarkdownWith(`${fence}yaml\n${raw}\n${fence}`, sanitize),
+      ),
     });
   }
   let tokens: { type: string; raw: string }[];
@@ -300,6 +308,25 @@ export function renderMarkdownBlocksWith(
     blocks.push({ start, end, html: renderMarkdownWith(token.raw + suffix, sanitize) });
   }
   return { ok: true, blocks };
+}
+
+/**
+ * The `key: value` pairs of a front matter block (`---` … `---`), or null when any line is more
+ * than that (a nested map, a list item, a block scalar): those show as YAML source instead.
+ * Quotes around a value are dropped; `[a, b]` stays as written.
+ */
+export function frontMatterProperties(raw: string): [string, string][] | null {
+  const lines = raw.split('\n').slice(1, -1);
+  const pairs: [string, string][] = [];
+  for (const line of lines) {
+    if (line.trim() === '' || line.trimStart().startsWith('#')) continue;
+    const match = /^([A-Za-z0-9_][\w .-]*?):(?:\s+(.*))?$/.exec(line);
+    if (!match) return null;
+    const value = (match[2] ?? '').trim().replace(/^(["'])(.*)\1$/, '$2');
+    if (value === '' || value === '|' || value === '>') return null;
+    pairs.push([match[1]!, value]);
+  }
+  return pairs.length > 0 ? pairs : null;
 }
 
 /**

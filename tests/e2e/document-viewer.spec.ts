@@ -29,6 +29,11 @@ const filler = (topic: string) =>
   ).join(' ');
 
 const GUIDE = [
+  '---',
+  'title: "Keeper\'s Guide"',
+  'station: North Light',
+  '---',
+  '',
   "# Keeper's Guide",
   '',
   'Read this **before** your first night shift.',
@@ -126,6 +131,16 @@ test.describe('document viewer', () => {
     await expect(text.locator('.block.cited').last()).toBeInViewport();
     // Blocks outside the passage are not marked.
     await expect(text.locator('.block.cited', { hasText: 'Morning note 1' })).toHaveCount(0);
+    // Issue 37 item 6: at the citation, what is shown and the Formatted/Source choice stay in
+    // view above it, not scrolled under the header.
+    const modes = viewer.getByRole('group', { name: 'Show the document' });
+    await expect(modes).toBeInViewport({ ratio: 1 });
+    await expect(viewer.getByText(/cited passage \d+/)).toBeInViewport({ ratio: 1 });
+    // The front matter reads as properties, not as a YAML code block.
+    const front = text.locator('dl.front-matter');
+    await expect(front.locator('dt')).toHaveText(['title', 'station']);
+    await expect(front.locator('dd')).toHaveText(["Keeper's Guide", 'North Light']);
+    await expect(text.locator('code.language-yaml')).toHaveCount(0);
     await dismissToast(page);
     await shoot(page, 'document-viewer-formatted-1280x800');
     expect(await seriousViolations(page)).toEqual([]);
@@ -133,6 +148,7 @@ test.describe('document viewer', () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await cited.scrollIntoViewIfNeeded();
     await expect(cited).toBeInViewport();
+    await expect(modes).toBeInViewport({ ratio: 1 });
     expect(
       await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth),
     ).toBe(false);

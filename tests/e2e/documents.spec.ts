@@ -338,6 +338,12 @@ test.describe('documents', () => {
     await mark.scrollIntoViewIfNeeded();
     await expect(mark).toBeInViewport();
     await shoot(page, 'documents-viewer-390x844');
+    // Opened from the chat's citation, the viewer leads back to that chat (issue 37 item 6).
+    await viewer.getByRole('link', { name: '← Chat' }).click();
+    await expect(page).toHaveURL(/#\/chat$/);
+    await expect(page.getByTestId('assistant-message').last()).toContainText(
+      'red cans in the cellar',
+    );
     expect(externalRequests).toEqual([]);
   });
 

@@ -341,6 +341,8 @@ test.describe('memory view', () => {
     const list = archival.getByRole('list', { name: 'Archival passages' });
     await expect(list).toContainText('blue flowerpot');
     await expect(list.locator('li').first()).toContainText('Added: by you');
+    // One passage is "1 passage", not "1 passages" (issue 37 item 7).
+    await expect(archival.getByText('1 passage', { exact: true })).toBeVisible();
     const tiers = page.getByRole('region', { name: "This agent's tiers" });
     await expect(tiers.locator('tr[data-tier="passages"] td').first()).toHaveText('1');
 

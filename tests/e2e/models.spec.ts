@@ -20,6 +20,23 @@ test.describe('models screen', () => {
     }
     await expect(page.getByTestId('storage-used')).toContainText(/of .* available|Unknown/);
     await expect(page.getByTestId('loaded-model')).toHaveText('None');
+    // Without a GPU, your own model server comes before the GPU list, where nothing runs; the
+    // chosen preset is marked (issue 37 item 7).
+    const server = page.getByTestId('model-server');
+    const serverTop = (await server.boundingBox())!.y;
+    const catalogTop = (await page.getByTestId('model-catalog').boundingBox())!.y;
+    expect(serverTop).toBeLessThan(catalogTop);
+    const presets = server.getByRole('group', { name: 'Presets' });
+    await presets.getByRole('button', { name: 'Ollama' }).click();
+    await expect(server.getByTestId('server-url')).toHaveValue('http://127.0.0.1:11434/v1');
+    await expect(presets.getByRole('button', { name: 'Ollama' })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
+    await expect(presets.getByRole('button', { name: 'vLLM' })).toHaveAttribute(
+      'aria-pressed',
+      'false',
+    );
     expect(externalRequests).toEqual([]);
   });
 

@@ -32,6 +32,15 @@ test.describe('app shell', () => {
     await expect(nav.getByRole('link', { name: 'Models' })).toHaveAttribute('aria-current', 'page');
     await page.goBack();
     await expect(page.getByRole('heading', { name: 'Loci', level: 1 })).toBeVisible();
+    // On a phone Home is a tab of its own, not only the browser's Back (issue 37 item 7).
+    await page.setViewportSize({ width: 390, height: 844 });
+    await nav.getByRole('link', { name: 'Settings' }).click();
+    await expect(page).toHaveURL(/#\/settings$/);
+    const home = nav.getByRole('link', { name: 'Loci home' });
+    await expect(home).toBeInViewport({ ratio: 1 });
+    await home.click();
+    await expect(page.getByRole('heading', { name: 'Loci', level: 1 })).toBeVisible();
+    await expect(home).toHaveAttribute('aria-current', 'page');
     expect(externalRequests).toEqual([]);
   });
 

@@ -10,11 +10,18 @@ function parse(hash: string): Screen {
 /** Current screen, kept in step with `location.hash`. */
 export class Router {
   screen = $state<Screen>('home');
+  /**
+   * The screen the user came from, when they moved here within the app (a citation in the chat
+   * opening Documents); null on a fresh load. A screen can then offer a way back to it.
+   */
+  previous = $state<Screen | null>(null);
 
   constructor(private readonly win: Window = window) {
     this.screen = parse(win.location.hash);
     win.addEventListener('hashchange', () => {
-      this.screen = parse(win.location.hash);
+      const next = parse(win.location.hash);
+      if (next !== this.screen) this.previous = this.screen;
+      this.screen = next;
     });
   }
 

@@ -54,15 +54,25 @@ describe('renderMarkdownBlocksWith (U197)', () => {
     expect(citedBlockIndexes(blocks, null)).toEqual([]);
   });
 
-  it('YAML front matter is one code block, not a rule and a heading', () => {
-    const md = '---\ntitle: Handbook\n---\n\n# Handbook\n\nText.';
+  it('YAML front matter is one block of properties, not a rule and a heading (issue 37 item 6)', () => {
+    const md = '---\ntitle: "Handbook"\ntags: [camp, <b>gear</b>]\n---\n\n# Handbook\n\nText.';
     const out = renderMarkdownBlocksWith(md, (html) => html);
     const got = out.ok ? out.blocks : [];
     expect(got.map((b) => md.slice(b.start, b.end))).toEqual([
-      '---\ntitle: Handbook\n---',
+      '---\ntitle: "Handbook"\ntags: [camp, <b>gear</b>]\n---',
       '# Handbook',
       'Text.',
     ]);
+    expect(got[0]!.html).toBe(
+      '<dl class="front-matter"><dt>title</dt><dd>Handbook</dd><dt>tags</dt><dd>[camp, &lt;b&gt;gear&lt;/b&gt;]</dd></dl>',
+    );
+    expect(got[0]!.html).not.toContain('<hr');
+  });
+
+  it('front matter that is more than key: value lines stays YAML source', () => {
+    const md = '---\nauthor:\n  name: Ada\n---\n\nText.';
+    const out = renderMarkdownBlocksWith(md, (html) => html);
+    const got = out.ok ? out.blocks : [];
     expect(got[0]!.html).toContain('<pre><code class="language-yaml">');
     expect(got[0]!.html).not.toContain('<hr');
   });
