@@ -1,6 +1,7 @@
 import { test, expect } from './fixtures';
 import {
   contextTotal,
+  dismissToast,
   createAgent,
   loadScriptedModel,
   loadScriptedModelWith,
@@ -414,6 +415,35 @@ test.describe('crash safety', () => {
     await expect(page.getByTestId('user-message')).toHaveCount(1);
     expect(externalRequests).toEqual([]);
   });
+});
+
+test('U325: a code block in a reply has its own Copy, which takes only the code', async ({
+  page,
+  context,
+  shoot,
+  externalRequests,
+}) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.goto('/#/chat');
+  await createAgent(page, 'Juniper');
+  await loadScriptedModel(page);
+  await script(page, reply('Run this:\n\n```sh\nnpm ci\nnpm test\n```\n\nThen open the app.'));
+  await send(page, 'How do I test it?');
+  const bubble = page.getByTestId('assistant-message').last();
+  await expect(bubble).toContainText('Then open the app.');
+  const copy = bubble.getByRole('button', { name: 'Copy code' });
+  await copy.click();
+  await expect(bubble.getByRole('button', { name: 'Copied' })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('npm ci\nnpm test\n');
+  await dismissToast(page);
+  await shoot(page, 'chat-code-copy-1280x800');
+  // The whole reply's Copy takes what the reader sees, without the button's words.
+  await bubble.getByRole('button', { name: 'Copy message from Juniper' }).click();
+  const whole = await page.evaluate(() => navigator.clipboard.readText());
+  expect(whole).toContain('npm test');
+  expect(whole).not.toContain('Copy code');
+  expect(await seriousViolations(page)).toEqual([]);
+  expect(externalRequests).toEqual([]);
 });
 
 test('U163: Copy puts what the reader sees on the clipboard, for a reply and for a message of mine', async ({
