@@ -48,6 +48,10 @@ const ALLOWED_TAGS = [
   'td',
   'span',
   'input',
+  // A document's front matter as properties (renderMarkdownBlocks); marked never writes these.
+  'dl',
+  'dt',
+  'dd',
 ];
 const ALLOWED_ATTR = [
   'href',
