@@ -114,6 +114,9 @@ test.describe('document viewer', () => {
     const viewer = page.getByTestId('document-viewer');
     const text = viewer.getByTestId('document-text');
     await expect(text).toHaveAttribute('data-mode', 'formatted');
+    // Opened from the library, not from a chat: only "← Library" leads back (U324).
+    await expect(viewer.getByRole('link', { name: '← Library' })).toBeVisible();
+    await expect(viewer.getByRole('link', { name: '← Chat' })).toHaveCount(0);
     // Rendered: headings, bold, a list and a table; no Markdown syntax shows.
     await expect(text.getByRole('heading', { name: 'Fuel', level: 4 })).toBeVisible();
     await expect(text.locator('strong', { hasText: 'paraffin' })).toBeVisible();

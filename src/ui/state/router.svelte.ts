@@ -11,17 +11,19 @@ function parse(hash: string): Screen {
 export class Router {
   screen = $state<Screen>('home');
   /**
-   * The screen the user came from, when they moved here within the app (a citation in the chat
-   * opening Documents); null on a fresh load. A screen can then offer a way back to it.
+   * The screen of the address just before this one, when the user moved here within the app (a
+   * citation in the chat opening a document: `chat`; the library opening it: `documents`); null
+   * on a fresh load. A screen can then offer the way back, which the browser's Back takes.
    */
   previous = $state<Screen | null>(null);
 
   constructor(private readonly win: Window = window) {
     this.screen = parse(win.location.hash);
-    win.addEventListener('hashchange', () => {
-      const next = parse(win.location.hash);
-      if (next !== this.screen) this.previous = this.screen;
-      this.screen = next;
+    win.addEventListener('hashchange', (event) => {
+      // The old address's hash: everything from its first '#' (no URL object needed).
+      const at = event.oldURL.indexOf('#');
+      this.previous = parse(at < 0 ? '' : event.oldURL.slice(at));
+      this.screen = parse(win.location.hash);
     });
   }
 
