@@ -35,6 +35,13 @@ const impureGlobals = [
   message: 'src/core is pure: reach the platform through a port in src/core/ports.',
 }));
 
+/** The UI's one door to storage and engines is the composition root (ADR 0146). */
+const UI_NO_ADAPTERS = {
+  group: ['**/adapters/**', '**/main'],
+  message:
+    'src/ui imports no adapter: take it from src/ui/services.ts (src/main.ts builds it) or a port in src/core/ports.',
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -119,16 +126,27 @@ export default tseslint.config(
     // The UI reaches storage, engines and the browser's services only through what the
     // composition root (src/main.ts) hands it: ports, services and rune state (ADR 0146).
     files: ['src/ui/**/*.ts', 'src/ui/**/*.svelte'],
+    ignores: ['src/ui/**/*.test.ts', 'src/ui/state/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [UI_NO_ADAPTERS] }],
+    },
+  },
+  {
+    // Rune state sits below the components and screens that show it: it imports none of them,
+    // so the two never form a loop (issue 38 item 3). (A later block replaces a rule's whole
+    // setting for the files it matches, so the adapters pattern is repeated here.)
+    files: ['src/ui/state/**/*.ts'],
     ignores: ['src/ui/**/*.test.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
+            UI_NO_ADAPTERS,
             {
-              group: ['**/adapters/**', '**/main'],
+              group: ['**/components/**', '**/screens/**'],
               message:
-                'src/ui imports no adapter: take it from src/ui/services.ts (src/main.ts builds it) or a port in src/core/ports.',
+                'src/ui/state imports no component or screen: move the shared helper into src/ui/state (components may import state, not the other way).',
             },
           ],
         },

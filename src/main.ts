@@ -29,7 +29,7 @@ import { localDeviceSettings } from './adapters/storage/device-settings';
 import { browserStorageStatus } from './adapters/storage/storage-status';
 import type { Clock, IdSource } from './core/ports/clock';
 import type { MemoryServices, AppServices } from './ui/services';
-import { takeShareLaunch } from './ui/components/documents/share-target';
+import { takeShareLaunch } from './ui/state/share-target';
 import { AgentsState } from './ui/state/agents.svelte';
 import { BackupReminderState } from './ui/state/backup-reminder.svelte';
 import { PersistenceState } from './ui/state/persistence.svelte';

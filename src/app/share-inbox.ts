@@ -1,6 +1,6 @@
 import type { Clock } from '../core/ports/clock';
-import { ShareInbox } from '../ui/components/documents/share-inbox';
-import type { ShareLaunch } from '../ui/components/documents/share-target';
+import { ShareInbox } from '../ui/state/share-inbox';
+import type { ShareLaunch } from '../ui/state/share-target';
 import type { DocumentsState } from '../ui/state/documents.svelte';
 import { ShareInboxState } from '../ui/state/share-inbox.svelte';
 

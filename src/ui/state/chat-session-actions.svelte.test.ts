@@ -9,7 +9,7 @@ import type { CompletionRequest } from '../../core/ports/llm-engine';
 import { reply } from '../../testing/agent-fixture';
 import { MemoryTurnLock } from '../../testing/memory-turn-lock';
 import { createRealStack, type RealStack } from '../../testing/real-stack';
-import { chatItems } from '../components/chat/chat-items';
+import { chatItems } from './chat-items';
 import { ChatSession, type TurnRunner } from './chat-session.svelte';
 
 const open: { session: ChatSession; stack: RealStack }[] = [];

@@ -6,7 +6,7 @@
  */
 import type { DeletedMessages } from '../../core/agent/delete-messages';
 import type { Message, MessageId, TurnId, TurnRecord } from '../../core/model';
-import { isReply } from '../components/chat/chat-items';
+import { isReply } from './chat-items';
 
 export interface LatestTurn {
   turnId: TurnId;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SHARE_INBOX_CACHE, ShareInbox } from '../components/documents/share-inbox';
+import { SHARE_INBOX_CACHE, ShareInbox } from './share-inbox';
 import type { ImportFile } from './documents.svelte';
 import { ShareInboxState, type ShareImporter } from './share-inbox.svelte';
 

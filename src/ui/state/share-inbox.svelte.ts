@@ -6,8 +6,8 @@
  */
 import type { AgentId } from '../../core/model';
 import type { Clock } from '../../core/ports/clock';
-import type { ShareInbox, ShareItem } from '../components/documents/share-inbox';
-import type { ShareLaunch, ShareRefusal } from '../components/documents/share-target';
+import type { ShareInbox, ShareItem } from './share-inbox';
+import type { ShareLaunch, ShareRefusal } from './share-target';
 import type { ImportFile } from './documents.svelte';
 
 /** The part of the documents state a confirmed share goes through. */

@@ -4,7 +4,7 @@
  */
 import type { ErrorCode } from '../../core/errors';
 import type { Message, StepRecord, StopReason, TurnId, TurnRecord } from '../../core/model';
-import { describeStep, type StepSummary } from '../components/chat/describe-step';
+import { describeStep, type StepSummary } from './describe-step';
 import type { ErrorCopy } from '../error-copy';
 
 /** A step of a turn, ready to show. */

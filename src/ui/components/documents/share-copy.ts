@@ -1,6 +1,6 @@
 import type { EpochMs } from '../../../core/units';
 import type { ShareNotice } from '../../state/share-inbox.svelte';
-import { SHARE_LIMITS } from './share-limits';
+import { SHARE_LIMITS } from '../../state/share-limits';
 
 /** What the screen says when a share was not taken into the inbox (U203, U204). */
 export function refusalText(notice: ShareNotice): string {

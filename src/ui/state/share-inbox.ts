@@ -7,8 +7,8 @@
  * bodies under the share's own folder are used, sizes are capped again, and a malformed entry is
  * deleted rather than shown.
  */
-import type { EpochMs } from '../../../core/units';
-import type { ImportFile } from '../../state/documents.svelte';
+import type { EpochMs } from '../../core/units';
+import type { ImportFile } from './documents.svelte';
 import { SHARE_EXPIRY_MS, SHARE_LIMITS } from './share-limits';
 
 /** The Cache Storage cache the service worker and this module share. */

@@ -9,8 +9,8 @@
  * part of it: one bubble, the texts joined, and neither the Continue request nor its turn's
  * steps are shown (U292).
  */
-import type { Message, MessageId, StopReason, TurnId, TurnRecord } from '../../../core/model';
-import type { StepView } from '../../state/chat-session.svelte';
+import type { Message, MessageId, StopReason, TurnId, TurnRecord } from '../../core/model';
+import type { StepView } from './chat-session.svelte';
 
 export type TurnEnding = 'ok' | 'running' | 'interrupted' | 'stopped' | 'failed';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Message, TurnRecord } from '../../../core/model';
+import type { Message, TurnRecord } from '../../core/model';
 import { chatItems } from './chat-items';
 
 let seq = 0;
