@@ -41,6 +41,12 @@ const UI_NO_ADAPTERS = {
   message:
     'src/ui imports no adapter: take it from src/ui/services.ts (src/main.ts builds it) or a port in src/core/ports.',
 };
+/** Live queries come from the store's `watch` (the LiveQueries port), never Dexie itself. */
+const UI_NO_DEXIE = {
+  name: 'dexie',
+  message:
+    "src/ui reaches storage through ports: watch a query with the store's `watch` (core/ports/live-queries), not Dexie.",
+};
 
 export default tseslint.config(
   {
@@ -128,7 +134,7 @@ export default tseslint.config(
     files: ['src/ui/**/*.ts', 'src/ui/**/*.svelte'],
     ignores: ['src/ui/**/*.test.ts', 'src/ui/state/**'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [UI_NO_ADAPTERS] }],
+      'no-restricted-imports': ['error', { paths: [UI_NO_DEXIE], patterns: [UI_NO_ADAPTERS] }],
     },
   },
   {
@@ -141,6 +147,7 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
+          paths: [UI_NO_DEXIE],
           patterns: [
             UI_NO_ADAPTERS,
             {

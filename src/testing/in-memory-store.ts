@@ -3,6 +3,7 @@
  * (atomic `apply`, seqs assigned per agent, upserts by key), over plain maps. `apply` validates
  * the whole change set before it writes anything, so a failing set changes nothing.
  */
+import type { QueryObserver, QuerySubscription } from '../core/ports/live-queries';
 import { AppError } from '../core/errors';
 import type {
   Agent,
@@ -37,6 +38,19 @@ import type {
 
 const clone = <T>(value: T): T => structuredClone(value);
 
+/** The writes after which watched queries re-run. */
+const WRITES = [
+  'apply',
+  'deleteAgent',
+  'deleteConversation',
+  'restoreConversation',
+  'deleteMessages',
+  'restoreMessages',
+  'deleteDocument',
+  'setSetting',
+  'updateSetting',
+] as const;
+
 export class InMemoryStore implements MemoryStore {
   readonly agents = new Map<AgentId, Agent>();
   readonly conversations = new Map<ConversationId, Conversation>();
@@ -62,6 +76,40 @@ export class InMemoryStore implements MemoryStore {
    * An independent copy of everything stored: writes to either side never reach the other (the
    * memory evaluation asks each question on a fork of the replayed state).
    */
+  /** Re-runs of the watched queries (LiveQueries), called after every write. */
+  private readonly watchers = new Set<() => void>();
+
+  constructor() {
+    // Every write re-runs the watched queries once it is done, as Dexie's liveQuery re-runs
+    // those a write touched (this store does not track what a query read, so it re-runs all).
+    for (const name of WRITES) {
+      const write = (this[name] as (...args: unknown[]) => Promise<unknown>).bind(this);
+      (this as unknown as Record<string, unknown>)[name] = (...args: unknown[]) =>
+        write(...args).then((result) => {
+          for (const rerun of [...this.watchers]) rerun();
+          return result;
+        });
+    }
+  }
+
+  watch<T>(query: () => Promise<T>, observer: QueryObserver<T>): QuerySubscription {
+    let live = true;
+    const rerun = (): void => {
+      query().then(
+        (value) => live && observer.next(value),
+        (error: unknown) => live && observer.error(error),
+      );
+    };
+    this.watchers.add(rerun);
+    rerun();
+    return {
+      unsubscribe: () => {
+        live = false;
+        this.watchers.delete(rerun);
+      },
+    };
+  }
+
   fork(): InMemoryStore {
     const copy = new InMemoryStore();
     for (const [id, agent] of this.agents) copy.agents.set(id, clone(agent));

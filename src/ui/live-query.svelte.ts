@@ -1,11 +1,12 @@
 /**
- * Dexie `liveQuery` as rune state: the value re-renders whenever a write anywhere — this tab,
- * another tab, a worker — touches what the query read (Dexie 4 propagates changes over
- * BroadcastChannel). Call it during component setup; it subscribes in an `$effect`, so a query
- * that reads props (an agent id) re-subscribes when they change and unsubscribes on unmount.
+ * A store's live query as rune state: the value re-renders whenever a write anywhere — this tab,
+ * another tab, a worker — touches what the query read (the store's `watch`, the LiveQueries
+ * port; Dexie's `liveQuery` in the app). Call it during component setup; it subscribes in an
+ * `$effect`, so a query that reads props (an agent id) re-subscribes when they change and
+ * unsubscribes on unmount.
  */
-import { liveQuery } from 'dexie';
 import { AppError } from '../core/errors';
+import type { LiveQueries } from '../core/ports/live-queries';
 
 export class LiveValue<T> {
   /** The latest result; `initial` until the first one arrives. */
@@ -22,15 +23,19 @@ export class LiveValue<T> {
 
 /**
  * Keeps `makeQuery()`'s result live. `makeQuery` runs inside the effect, so the props it reads
- * are tracked; it returns the querier Dexie observes (which must only await Dexie calls — no
- * fetch, no worker calls — or the dependency tracking is lost).
+ * are tracked, and so is `store()` (a prop); it returns the querier the store watches (which must only await the store's own
+ * reads — no fetch, no worker calls — or the dependency tracking is lost).
  */
-export function live<T>(makeQuery: () => () => Promise<T>, initial: T): LiveValue<T> {
+export function live<T>(
+  store: () => LiveQueries,
+  makeQuery: () => () => Promise<T>,
+  initial: T,
+): LiveValue<T> {
   const value = new LiveValue<T>(initial);
   $effect(() => {
     const querier = makeQuery();
     value.ready = false;
-    const subscription = liveQuery(querier).subscribe({
+    const subscription = store().watch(querier, {
       next: (result) => {
         value.current = result;
         value.error = null;

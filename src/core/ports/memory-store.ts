@@ -3,6 +3,7 @@
  * adapter (`src/adapters/storage/dexie`) implements it over IndexedDB and an in-memory one can
  * implement it for tests.
  */
+import type { LiveQueries } from './live-queries';
 import type {
   Agent,
   AgentId,
@@ -132,7 +133,7 @@ export const TIER_NAMES = withoutTables(STORE_TABLES, ['conversations', 'setting
 
 export type TierName = (typeof TIER_NAMES)[number];
 
-export interface MemoryStore {
+export interface MemoryStore extends LiveQueries {
   apply(changes: ChangeSet): Promise<Applied>;
 
   getAgent(id: AgentId): Promise<Agent | undefined>;

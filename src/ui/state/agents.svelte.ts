@@ -4,7 +4,7 @@
  * changes made in other tabs).
  */
 import { isMemoryCheckAgent } from '../../core/eval/run-memory-check';
-import { liveQuery, type Subscription } from 'dexie';
+import type { QuerySubscription } from '../../core/ports/live-queries';
 import { createAgentRecord } from '../../core/agent/create-agent-record';
 import { AppError } from '../../core/errors';
 import type { Agent, AgentId, AgentKind } from '../../core/model';
@@ -45,7 +45,7 @@ export class AgentsState {
   activeId = $state<AgentId | null>(null);
   loaded = $state(false);
 
-  private subscription: Subscription | null = null;
+  private subscription: QuerySubscription | null = null;
 
   constructor(private readonly deps: AgentsDeps) {}
 
@@ -59,7 +59,7 @@ export class AgentsState {
     const first = await this.deps.store.listAgents();
     this.apply(first, stored ?? null);
     this.loaded = true;
-    this.subscription = liveQuery(() => this.deps.store.listAgents()).subscribe({
+    this.subscription = this.deps.store.watch(() => this.deps.store.listAgents(), {
       next: (agents) => this.apply(agents, this.activeId),
       error: (error: unknown) => console.error('agents live query failed', error),
     });

@@ -5,7 +5,7 @@
  * words. It applies the loop's {@link TurnEvent}s and forwards what changed to the highlights.
  */
 import { promptReuse } from '../../core/context/prompt-reuse';
-import { liveQuery, type Subscription } from 'dexie';
+import type { QuerySubscription } from '../../core/ports/live-queries';
 import type { ContextPlan } from '../../core/context/plan-context';
 import type { Pressure } from '../../core/context/queue-manager';
 import type { TurnEvent, TurnOutcome, TurnTrigger } from '../../core/agent/turn-events';
@@ -130,8 +130,8 @@ export class ChatSession {
 
   /** The newest streamed text, drawn at most once a frame (U290). */
   private readonly streamed: FrameLatest<string>;
-  private subscription: Subscription | null = null;
-  private stepsSubscription: Subscription | null = null;
+  private subscription: QuerySubscription | null = null;
+  private stepsSubscription: QuerySubscription | null = null;
   private stepsKey = '';
   private recheck: ReturnType<typeof setTimeout> | null = null;
   private controller: AbortController | null = null;
@@ -287,50 +287,52 @@ export class ChatSession {
     let first = onFirst;
     // One live query that only starts Dexie calls synchronously (Promise.all): a querier that
     // awaits between reads loses Dexie's dependency tracking for the later reads.
-    this.subscription = liveQuery(() =>
-      Promise.all([
-        // One row per IndexedDB event: 200 rows of megabytes decoded in one result blocked the
-        // page for half a second (X189).
-        this.deps.store.queryMessages(agentId, {
-          ...inConversation,
-          reverse: true,
-          limit,
-          oneByOne: true,
-        }),
-        this.deps.store.listTurns(agentId),
-      ]),
-    ).subscribe({
-      next: ([newest, turnList]) => {
-        if (this.agentId !== agentId || this.conversationId !== conversationId) {
+    this.subscription = this.deps.store.watch(
+      () =>
+        Promise.all([
+          // One row per IndexedDB event: 200 rows of megabytes decoded in one result blocked the
+          // page for half a second (X189).
+          this.deps.store.queryMessages(agentId, {
+            ...inConversation,
+            reverse: true,
+            limit,
+            oneByOne: true,
+          }),
+          this.deps.store.listTurns(agentId),
+        ]),
+      {
+        next: ([newest, turnList]) => {
+          if (this.agentId !== agentId || this.conversationId !== conversationId) {
+            first?.();
+            return;
+          }
+          // Unchanged rows keep their objects, so their bubbles are not rendered again (X190).
+          const messages = keepUnchanged(this.messages, [...newest].reverse());
+          const turns: Record<TurnId, TurnRecord> = {};
+          for (const t of turnList) turns[t.id] = t;
+          this.messages = messages;
+          this.turns = turns;
+          // Seqs run 1, 2, 3… per agent, so the oldest shown seq says how many come before it; no
+          // count query on every refresh. A short page means there is nothing older.
+          // Seqs are per agent across its conversations: a full page of one conversation counts.
+          if (newest.length < limit) this.olderCount = 0;
+          else if (conversationId === null)
+            this.olderCount = Math.max(0, (messages[0]?.seq ?? 1) - 1);
+          else void this.countOlder(agentId, conversationId, messages[0]?.seq ?? 1);
+          this.loaded = true;
           first?.();
-          return;
-        }
-        // Unchanged rows keep their objects, so their bubbles are not rendered again (X190).
-        const messages = keepUnchanged(this.messages, [...newest].reverse());
-        const turns: Record<TurnId, TurnRecord> = {};
-        for (const t of turnList) turns[t.id] = t;
-        this.messages = messages;
-        this.turns = turns;
-        // Seqs run 1, 2, 3… per agent, so the oldest shown seq says how many come before it; no
-        // count query on every refresh. A short page means there is nothing older.
-        // Seqs are per agent across its conversations: a full page of one conversation counts.
-        if (newest.length < limit) this.olderCount = 0;
-        else if (conversationId === null)
-          this.olderCount = Math.max(0, (messages[0]?.seq ?? 1) - 1);
-        else void this.countOlder(agentId, conversationId, messages[0]?.seq ?? 1);
-        this.loaded = true;
-        first?.();
-        first = undefined;
-        this.watchSteps(agentId, shownTurnIds(messages, turnList));
-        void this.checkElsewhere(turns);
+          first = undefined;
+          this.watchSteps(agentId, shownTurnIds(messages, turnList));
+          void this.checkElsewhere(turns);
+        },
+        error: (error: unknown) => {
+          this.loaded = true;
+          this.setError(error, null);
+          first?.();
+          first = undefined;
+        },
       },
-      error: (error: unknown) => {
-        this.loaded = true;
-        this.setError(error, null);
-        first?.();
-        first = undefined;
-      },
-    });
+    );
   }
 
   private async countOlder(
@@ -364,19 +366,20 @@ export class ChatSession {
     if (key === this.stepsKey && this.stepsSubscription) return;
     this.stepsKey = key;
     this.stepsSubscription?.unsubscribe();
-    this.stepsSubscription = liveQuery(() =>
-      Promise.all(turnIds.map((id) => this.deps.store.listSteps(id))),
-    ).subscribe({
-      next: (lists) => {
-        if (this.agentId !== agentId) return;
-        const steps: Record<TurnId, StepView[]> = {};
-        turnIds.forEach((id, i) => {
-          steps[id] = [...(lists[i] ?? [])].sort((a, b) => a.step - b.step).map(stepView);
-        });
-        this.steps = steps;
+    this.stepsSubscription = this.deps.store.watch(
+      () => Promise.all(turnIds.map((id) => this.deps.store.listSteps(id))),
+      {
+        next: (lists) => {
+          if (this.agentId !== agentId) return;
+          const steps: Record<TurnId, StepView[]> = {};
+          turnIds.forEach((id, i) => {
+            steps[id] = [...(lists[i] ?? [])].sort((a, b) => a.step - b.step).map(stepView);
+          });
+          this.steps = steps;
+        },
+        error: (error: unknown) => console.error('steps live query failed', error),
       },
-      error: (error: unknown) => console.error('steps live query failed', error),
-    });
+    );
   }
 
   private async checkElsewhere(turns: Record<TurnId, TurnRecord>): Promise<void> {

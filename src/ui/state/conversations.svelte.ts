@@ -4,7 +4,7 @@
  * rename, and delete with Undo through the core's `deleteConversation`/`restoreConversation`,
  * so recall search forgets and finds the messages again with the rows.
  */
-import { liveQuery, type Subscription } from 'dexie';
+import type { QuerySubscription } from '../../core/ports/live-queries';
 import {
   deleteConversation,
   restoreConversation,
@@ -42,6 +42,7 @@ export interface ConversationsDeps {
     | 'setSetting'
     | 'deleteConversation'
     | 'restoreConversation'
+    | 'watch'
   >;
   search: DeleteConversationDeps['search'];
   clock: Clock;
@@ -67,7 +68,7 @@ export class ConversationsState {
   /** True while a delete or an Undo runs. */
   changing = $state(false);
 
-  private subscription: Subscription | null = null;
+  private subscription: QuerySubscription | null = null;
 
   constructor(private readonly deps: ConversationsDeps) {}
 
@@ -140,7 +141,7 @@ export class ConversationsState {
   }
 
   private watch(agentId: AgentId): void {
-    this.subscription = liveQuery(() => this.deps.store.listConversations(agentId)).subscribe({
+    this.subscription = this.deps.store.watch(() => this.deps.store.listConversations(agentId), {
       next: (list) => {
         if (this.agentId !== agentId) return;
         this.list = sortConversations(list);

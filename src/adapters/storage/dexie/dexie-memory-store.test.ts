@@ -1,5 +1,4 @@
 import 'fake-indexeddb/auto';
-import { liveQuery } from 'dexie';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppError } from '../../../core/errors';
 import { openMemoryStore, type DexieMemoryStore } from './index';
@@ -188,9 +187,11 @@ describe('DexieMemoryStore', () => {
     // A row that changes in place (here: summarised out of the queue) re-runs a live query that
     // read it one by one, as it does one that read it in one result.
     const seen: boolean[][] = [];
-    const subscription = liveQuery(() =>
-      store.queryMessages('a', { reverse: true, limit: 3, oneByOne: true }),
-    ).subscribe({ next: (rows) => seen.push(rows.map((m) => m.inContext)) });
+    // Through the store's own port (LiveQueries.watch), as the UI watches it.
+    const subscription = store.watch(
+      () => store.queryMessages('a', { reverse: true, limit: 3, oneByOne: true }),
+      { next: (rows) => seen.push(rows.map((m) => m.inContext)), error: () => undefined },
+    );
     await vi.waitFor(() => expect(seen).toHaveLength(1));
     await store.apply({ inContext: { ids: ['m9'], inContext: false } });
     await vi.waitFor(() => expect(seen.at(-1)).toEqual([true, false, true]));

@@ -1,5 +1,6 @@
 import { isAgentSettingKey } from './agent-setting-keys';
-import { Dexie, type Collection, type Table } from 'dexie';
+import { Dexie, liveQuery, type Collection, type Table } from 'dexie';
+import type { QueryObserver, QuerySubscription } from '../../../core/ports/live-queries';
 import { AppError } from '../../../core/errors';
 import type {
   Agent,
@@ -234,6 +235,15 @@ export class DexieMemoryStore implements MemoryStore, VectorStore {
 
   getAgent(id: AgentId): Promise<Agent | undefined> {
     return this.read('read agent', () => this.db.agents.get(id));
+  }
+
+  /** Dexie's `liveQuery`: re-run after any write that touches what `query` read (any tab). */
+  watch<T>(query: () => Promise<T>, observer: QueryObserver<T>): QuerySubscription {
+    const subscription = liveQuery(query).subscribe({
+      next: (value) => observer.next(value),
+      error: (error: unknown) => observer.error(error),
+    });
+    return { unsubscribe: () => subscription.unsubscribe() };
   }
 
   listAgents(): Promise<Agent[]> {
