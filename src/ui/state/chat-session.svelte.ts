@@ -4,6 +4,7 @@
  * loop planned — the context bar shows exactly this, never a second estimate — and errors in
  * words. It applies the loop's {@link TurnEvent}s and forwards what changed to the highlights.
  */
+import type { ModelFailure } from './model-manager.svelte';
 import { promptReuse } from '../../core/context/prompt-reuse';
 import type { QuerySubscription } from '../../core/ports/live-queries';
 import type { ContextPlan } from '../../core/context/plan-context';
@@ -47,16 +48,6 @@ export type TurnRunner = (
     conversationId?: ConversationId;
   },
 ) => Promise<TurnOutcome>;
-
-/** A model download that failed or was cancelled, in words (U322). */
-export interface ModelFailure {
-  modelId: string;
-  /** The model's name as people read it. */
-  label: string;
-  code: string;
-  what: string;
-  action: string;
-}
 
 export interface ChatSessionDeps {
   store: MemoryStore;

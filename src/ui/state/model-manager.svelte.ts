@@ -14,6 +14,16 @@ import type {
 import { AppError } from '../../core/errors';
 import { describeError, type ErrorCopy } from '../error-copy';
 
+/** A model download that failed or was cancelled, in words (U322). */
+export interface ModelFailure {
+  modelId: string;
+  /** The model's name as people read it. */
+  label: string;
+  code: string;
+  what: string;
+  action: string;
+}
+
 export interface ModelManagerViewDeps {
   manager: ModelDownloads;
   /** The catalog for this device (web-llm's list is in a lazily loaded chunk). */
