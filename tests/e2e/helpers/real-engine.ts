@@ -4,6 +4,10 @@
  */
 import type { Page } from '@playwright/test';
 import { buildStepSchema } from '../../../src/core/agent/step-schema';
+import {
+  STEP_MAX_TOKENS_CAP,
+  STEP_RESERVE_MULTIPLE,
+} from '../../../src/core/agent/step-max-tokens';
 import { createToolRegistry } from '../../../src/core/tools/tool-registry';
 import type { CoreBlock, StepRecord, TurnRecord } from '../../../src/core/model';
 import { checkJsonSchema } from '../../../src/adapters/llm/scripted/check-json-schema';
@@ -58,7 +62,12 @@ export async function malformedSteps(
     (id) => (window as unknown as RealWindow).__loci.store.listBlocks(id),
     agentId,
   );
-  const schema = buildStepSchema(createToolRegistry().specs(blocks), replyReserve);
+  // A step is sampled under the schema of its own `max_tokens` (A40, ADR 0198): from the reserve
+  // up to the cap below, and the reply's length bound grows with it. Checked against the widest
+  // of those schemas, a long reply a step was allowed is not reported as malformed; the shape
+  // (fields, function names, argument types) is checked exactly.
+  const widest = Math.min(STEP_MAX_TOKENS_CAP, STEP_RESERVE_MULTIPLE * replyReserve);
+  const schema = buildStepSchema(createToolRegistry().specs(blocks), widest);
   const bad: string[] = [];
   for (const { steps } of await turnsWithSteps(page, agentId)) {
     for (const step of steps) {
