@@ -105,6 +105,35 @@ export default tseslint.config(
               group: ['**/adapters/**', '**/ui/**', '**/workers/**', '**/rpc/**', '**/main'],
               message: 'src/core imports only src/core: the shells depend on the core, not back.',
             },
+            {
+              group: ['**/eval/**', '**/eval'],
+              message:
+                'src/core imports nothing from the memory evaluation (src/eval): the eval depends on the core, not back.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The memory evaluation (replay, scoring, the turn-cost meter) is pure like the core and stands
+    // on it; the bench, the tests and the in-app Memory check import it (issue 38, ADR 0207).
+    files: ['src/eval/**/*.ts'],
+    ignores: ['src/eval/**/*.test.ts'],
+    rules: {
+      'no-restricted-globals': ['error', ...impureGlobals],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^[^.]',
+              message: 'src/eval imports only src/core and itself (no packages).',
+            },
+            {
+              group: ['**/adapters/**', '**/ui/**', '**/workers/**', '**/rpc/**', '**/main'],
+              message: 'src/eval stands on src/core only; the shells import it, not back.',
+            },
           ],
         },
       ],

@@ -17,14 +17,14 @@ import {
   evaluateConversation,
   type ConversationSummary,
   type EvalPlan,
-} from '../src/core/eval/evaluate-conversation';
-import { costKey, evaluateLive, type CostRecord } from '../src/core/eval/evaluate-live';
-import { summarizeCost, webllmRatioFloor } from '../src/core/eval/turn-cost/turn-cost-meter';
+} from '../src/eval/evaluate-conversation';
+import { costKey, evaluateLive, type CostRecord } from '../src/eval/evaluate-live';
+import { summarizeCost, webllmRatioFloor } from '../src/eval/turn-cost/turn-cost-meter';
 import type { StrategyName } from '../src/core/model';
 import type { Tokenizer } from '../src/core/ports/tokenizer';
-import { parseLocomo } from '../src/core/eval/parse-locomo';
-import { EVAL_STRATEGIES } from '../src/core/eval/question-context';
-import { RecallTally } from '../src/core/eval/recall-tally';
+import { parseLocomo } from '../src/eval/parse-locomo';
+import { EVAL_STRATEGIES } from '../src/eval/question-context';
+import { RecallTally } from '../src/eval/recall-tally';
 import type { Embedder } from '../src/core/ports/embedder';
 import type { SearchMode } from '../src/core/ports/memory-search';
 import { createToolRegistry } from '../src/core/tools/tool-registry';

@@ -8,7 +8,7 @@
  * engine inside the same LLM worker, the fixture models served at `/models/`, and
  * `window.__loci`, through which tests script the model and read the store (ADR 0060).
  */
-import { sweepMemoryCheckAgents } from './core/eval/run-memory-check';
+import { sweepMemoryCheckAgents } from './eval/run-memory-check';
 import { mount } from 'svelte';
 import './ui/theme.css';
 import App from './ui/App.svelte';

@@ -10,10 +10,10 @@ import {
   contextFigure,
   retrievalFigure,
   type EvalPlan,
-} from '../../src/core/eval/evaluate-conversation';
-import type { RecallTally } from '../../src/core/eval/recall-tally';
+} from '../../src/eval/evaluate-conversation';
+import type { RecallTally } from '../../src/eval/recall-tally';
 
-import type { CostSummary } from '../../src/core/eval/turn-cost/turn-cost-meter';
+import type { CostSummary } from '../../src/eval/turn-cost/turn-cost-meter';
 
 /** `cost.<strategy>["<budget>"]`: per-turn means and p95 over the replay, and its flushes. */
 export interface CostFigures extends CostSummary {

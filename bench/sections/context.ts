@@ -23,7 +23,7 @@ import { MESSAGE_OVERHEAD } from '../../src/adapters/tokenizer/chat-template-ove
 import { createLlama3Tokenizer } from '../../src/adapters/tokenizer/llama3-tokenizer';
 import { autoRecall } from '../../src/core/agent/auto-recall';
 import { createAgentRecord } from '../../src/core/agent/create-agent-record';
-import { createMemgptStrategy } from '../../src/core/context/memgpt-strategy';
+import { createMemgptStrategy } from '../../src/core/strategies/memgpt';
 import { planContext } from '../../src/core/context/plan-context';
 import type { Embedder } from '../../src/core/ports/embedder';
 import type { LexicalIndex } from '../../src/core/ports/lexical-index';

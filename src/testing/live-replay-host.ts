@@ -9,7 +9,7 @@ import { ScriptedEngine } from '../adapters/llm/scripted/scripted-engine';
 import { Bm25LexicalIndex } from '../adapters/search/bm25-lexical-index';
 import { LocalVectorIndex } from '../adapters/search/local-vector-index';
 import { createLlama3ChatTokens } from '../adapters/tokenizer/llama3-chat-tokens';
-import type { LiveReplayDeps, LiveWorld } from '../core/eval/live-replay';
+import type { LiveReplayDeps, LiveWorld } from '../eval/live-replay';
 import type { Embedder } from '../core/ports/embedder';
 import type { Tokenizer } from '../core/ports/tokenizer';
 import { createMemorySearch } from '../core/search/memory-search';

@@ -1,5 +1,9 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
+import { cycles, folderGraph, importGraph } from './import-graph';
 
 // The pure-core rule is enforced by ESLint (eslint.config.js); these tests prove the rule bites.
 const eslint = new ESLint({ cwd: process.cwd() });
@@ -150,4 +154,51 @@ describe('architecture: the UI and the adapters meet only in src/main.ts (U170)'
     );
     expect(problems).toEqual([]);
   }, 120_000);
+});
+
+describe('architecture: no import loops, and the eval stands beside the core (issue 38 item 2)', () => {
+  it('finds a loop when there is one (the check can fail)', () => {
+    const root = mkdtempSync(join(tmpdir(), 'loci-graph-'));
+    mkdirSync(join(root, 'a'));
+    writeFileSync(
+      join(root, 'a', 'one.ts'),
+      `import type { T } from './two';\nexport type U = T;\n`,
+    );
+    writeFileSync(join(root, 'a', 'two.ts'), `export { type U as T } from './one';\n`);
+    writeFileSync(join(root, 'b.svelte'), `<script lang="ts">\n  import './a/one';\n</script>\n`);
+    const graph = importGraph(root);
+    expect(graph.get('b.svelte')).toEqual(new Set(['a/one.ts']));
+    expect(cycles(graph)).toEqual([['a/one.ts', 'a/two.ts']]);
+  });
+
+  it('src has no import cycle between files, type-only imports included', () => {
+    expect(cycles(importGraph('src'))).toEqual([]);
+  });
+
+  it("src/core's folders form no loop: each folder of the core stands on the ones below it", () => {
+    const coreFolder = (file: string): string | null => {
+      const parts = file.split('/');
+      return parts[0] === 'core' && parts.length > 2 ? parts[1]! : null;
+    };
+    expect(cycles(folderGraph(importGraph('src'), coreFolder))).toEqual([]);
+  });
+
+  it('rejects an import of the memory evaluation from src/core, and allows it from the UI', async () => {
+    const messages = await coreViolations(
+      `import { evaluateLive } from '../../eval/evaluate-live';\nexport const e = evaluateLive;\n`,
+      'src/core/context/example.ts',
+    );
+    expect(messages.join('\n')).toMatch(/no-restricted-imports.*memory evaluation/);
+    const evalToAdapters = await coreViolations(
+      `import { x } from '../adapters/storage/dexie/db';\nexport const y = x;\n`,
+      'src/eval/example.ts',
+    );
+    expect(evalToAdapters.join('\n')).toMatch(/no-restricted-imports.*stands on src\/core only/);
+    expect(
+      await coreViolations(
+        `import { evaluateLive } from '../../eval/evaluate-live';\nexport const e = evaluateLive;\n`,
+        'src/ui/state/example.ts',
+      ),
+    ).toEqual([]);
+  });
 });

@@ -5,7 +5,7 @@
  * `matchRanges` marks something (ADR 0175).
  */
 import { describe, expect, it } from 'vitest';
-import { highlightTerms, matchRanges } from '../../core/text/match-ranges';
+import { highlightTerms, matchRanges } from '../../core/search/match-ranges';
 import { pick, seededRandom } from '../../testing/seeded-random';
 import { Bm25LexicalIndex } from './bm25-lexical-index';
 

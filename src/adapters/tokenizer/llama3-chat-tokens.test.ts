@@ -1,6 +1,6 @@
 import llama3Tokenizer from 'llama3-tokenizer-js';
 import { describe, expect, it } from 'vitest';
-import { requestTokens } from '../../core/eval/turn-cost/chat-template-tokens';
+import { requestTokens } from '../../eval/turn-cost/chat-template-tokens';
 import { createLlama3ChatTokens, segmentsOf } from './llama3-chat-tokens';
 
 /** The request as one string in the Llama 3 chat template, tokenized whole. */

@@ -8,7 +8,7 @@
  * boundary of the Llama 3 split pattern), so each line is tokenized once and cached.
  */
 import llama3Tokenizer from 'llama3-tokenizer-js';
-import type { ChatTemplateTokens } from '../../core/eval/turn-cost/chat-template-tokens';
+import type { ChatTemplateTokens } from '../../eval/turn-cost/chat-template-tokens';
 import type { ChatTurn } from '../../core/ports/llm-engine';
 
 const special = (name: string) => llama3Tokenizer.getSpecialTokenId(`<|${name}|>`);

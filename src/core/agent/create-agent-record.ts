@@ -8,7 +8,7 @@ import type { Agent, AgentId, AgentKind, CoreBlock } from '../model';
 import { defaultForgettingSettings } from '../strategies/forgetting/default-forgetting-settings';
 import type { BlockWrite, ChangeSet } from '../ports/memory-store';
 import type { Chars, EpochMs, Tokens } from '../units';
-import { inlineText } from '../prompts/inline-text';
+import { inlineText } from '../text/inline-text';
 
 /** Characters per core block in a 4k window: two blocks ≈ 400–550 tokens when full. */
 export const DEFAULT_BLOCK_CHARS: Chars = 800;

@@ -12,7 +12,7 @@ import {
   reply,
   step,
 } from '../../testing/agent-fixture';
-import { webllmReuses, type EngineExchange } from '../eval/turn-cost/webllm-reuse';
+import { continuesConversation, type EngineExchange } from '../context/prefix-reuse';
 import type { ChatTurn } from '../ports/llm-engine';
 import { MEMORIES_HEADER, MESSAGE_AFTER_MEMORIES } from '../prompts/render-context';
 import { runTurn } from './run-turn';
@@ -50,7 +50,7 @@ describe('a step’s request is the previous request plus what is new', () => {
       ...first.messages,
       { role: 'assistant', content: first.output },
     ]);
-    expect(webllmReuses(first, second.messages)).toBe(true);
+    expect(continuesConversation(first, second.messages)).toBe(true);
 
     // Next turn: automatic recall found the saved passage; it is merged in front of the question
     // (C17), so the turn adds one message.
@@ -64,6 +64,6 @@ describe('a step’s request is the previous request plus what is new', () => {
     // Everything before it is the previous request and its reply as generated: a cached prefix.
     const held: ChatTurn[] = [...second.messages, { role: 'assistant', content: second.output }];
     expect(turns.slice(0, -1)).toEqual(held);
-    expect(webllmReuses(second, turns)).toBe(true);
+    expect(continuesConversation(second, turns)).toBe(true);
   });
 });

@@ -5,7 +5,7 @@
  * transaction — chained by `request_heartbeat` until a stop reason. It never throws: faults
  * end the turn with `error` and the AppError recorded (A10).
  */
-import { createMemgptStrategy } from '../context/memgpt-strategy';
+import { createMemgptStrategy } from '../strategies/memgpt';
 import type { ContextStrategy } from '../context/strategy';
 import { createForgettingStrategy } from '../strategies/forgetting/forgetting-strategy';
 import { createRecencyStrategy } from '../strategies/recency';
@@ -30,7 +30,8 @@ import { CANCELLED, orCancelled } from './or-cancelled';
 import { executeStep } from './execute-step';
 import { prepareContext } from './prepare-context';
 import { startTurn } from './start-turn';
-import { conversationNamer, turnConversation } from './turn-conversation';
+import { conversationNamer } from '../prompts/render-context';
+import { turnConversation } from './turn-conversation';
 import type { TurnEvent, TurnOutcome, TurnTrigger } from './turn-events';
 
 export interface RunTurnOptions {
@@ -215,6 +216,7 @@ export async function runTurn(
         step: steps,
         plan: prepared.value.plan,
         pressure: prepared.value.pressure,
+        prefixCache: deps.engine.prefixCache ?? false,
       });
       const result = await executeStep({
         deps,

@@ -4,16 +4,8 @@
  * message creates it). A retry runs where its trigger message is.
  */
 import { AppError } from '../errors';
-import {
-  conversationOf,
-  defaultConversationId,
-  type AgentId,
-  type Conversation,
-  type ConversationId,
-  type Message,
-} from '../model';
+import { defaultConversationId, type AgentId, type ConversationId } from '../model';
 import type { MemoryStore } from '../ports/memory-store';
-import { conversationLabel } from '../prompts/render-context';
 
 /** The conversation a turn without a named one continues: the most recent one. */
 export async function currentConversation(
@@ -39,20 +31,4 @@ export async function turnConversation(
   if (!found || found.agentId !== agentId)
     throw new AppError('not_found', `Agent ${agentId} has no conversation ${requested}.`);
   return requested;
-}
-
-/**
- * How a recalled message names its conversation in the prompt, or undefined when the agent has
- * one conversation (the line then reads as it did before conversations, A23).
- */
-export function conversationNamer(
-  conversations: readonly Conversation[],
-  current: ConversationId,
-): ((message: Message) => string) | undefined {
-  if (conversations.length <= 1) return undefined;
-  const titles = new Map(conversations.map((c) => [c.id, c.title]));
-  return (message) => {
-    const id = conversationOf(message);
-    return conversationLabel(id === current ? null : titles.get(id));
-  };
 }

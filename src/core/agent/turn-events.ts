@@ -22,7 +22,15 @@ export type TurnTrigger =
 
 export type TurnEvent =
   | { type: 'turn.started'; turnId: TurnId; triggerMessageId: MessageId; at: EpochMs }
-  | { type: 'context.planned'; turnId: TurnId; step: number; plan: ContextPlan; pressure: Pressure }
+  | {
+      type: 'context.planned';
+      turnId: TurnId;
+      step: number;
+      plan: ContextPlan;
+      pressure: Pressure;
+      /** How the engine reuses a prefix (the engine port's `prefixCache`), for the panel's reuse line. */
+      prefixCache: boolean;
+    }
   | { type: 'message.streamed'; turnId: TurnId; step: number; text: string; done: boolean }
   | {
       type: 'tool.called';

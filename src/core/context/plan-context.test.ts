@@ -9,14 +9,14 @@ import {
   MESSAGE_AFTER_MEMORIES,
   renderArchivalMemory,
 } from '../prompts/render-context';
-import { webllmReuses } from '../eval/turn-cost/webllm-reuse';
-import { requestTokens } from '../eval/turn-cost/chat-template-tokens';
-import { requestCost } from '../eval/turn-cost/request-cost';
+import { continuesConversation } from './prefix-reuse';
+import { requestTokens } from '../../eval/turn-cost/chat-template-tokens';
+import { requestCost } from '../../eval/turn-cost/request-cost';
 import { createLlama3ChatTokens } from '../../adapters/tokenizer/llama3-chat-tokens';
 import { createToolRegistry } from '../tools/tool-registry';
 import { pick, randomText, seededRandom } from '../../testing/seeded-random';
 import { MEMORY_SECTION_HEADER } from '../strategies/prompt-cost';
-import { createMemgptStrategy } from './memgpt-strategy';
+import { createMemgptStrategy } from '../strategies/memgpt';
 import { planContext, SECTION_NAMES, type PlanInput } from './plan-context';
 import type { ContextMemory } from './strategy';
 
@@ -316,7 +316,10 @@ describe('planContext', () => {
     expect(turns[2]).toEqual({ role: 'assistant', content: raw });
     expect(turns).toHaveLength(4);
     expect(
-      webllmReuses({ messages: first.value.prompt, output: raw, finishReason: 'stop' }, turns),
+      continuesConversation(
+        { messages: first.value.prompt, output: raw, finishReason: 'stop' },
+        turns,
+      ),
     ).toBe(true);
     // Miso's line is already in the first message: only the vet line is new.
     expect(turns[3]?.content.split('\n')).toEqual([

@@ -26,7 +26,6 @@ import { evictablePrefix } from './evictable-prefix';
 import { keptMemoriesOf, type KeptMemoriesState } from './kept-memories';
 import { pieceCounter } from './piece-counter';
 import { pinnedMessage } from './pinned-message';
-import type { PromptReuse } from './prompt-reuse';
 import type { ContextMemory, ContextStrategy } from './strategy';
 
 export type SectionName =
@@ -70,6 +69,13 @@ export interface PlannedMessage {
   seq: number;
   role: Message['role'];
   tokens: Tokens;
+}
+
+export interface PromptReuse {
+  /** Tokens the engine prefills for this request: the new message and the reply header, or all. */
+  fresh: Tokens;
+  /** Tokens it keeps from the previous step (its request and the reply it generated). */
+  kept: Tokens;
 }
 
 /** The plan of one model call: what goes in, what it costs, what a flush would evict. */

@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { createLlama3ChatTokens } from '../../adapters/tokenizer/llama3-chat-tokens';
 import { createLlama3Tokenizer } from '../../adapters/tokenizer/llama3-tokenizer';
 import { createAgentRecord } from '../agent/create-agent-record';
-import { requestCost } from '../eval/turn-cost/request-cost';
+import { requestCost } from '../../eval/turn-cost/request-cost';
 import type { Message } from '../model';
 import { createToolRegistry } from '../tools/tool-registry';
-import { createMemgptStrategy } from './memgpt-strategy';
+import { createMemgptStrategy } from '../strategies/memgpt';
 import { planContext, type PlanInput } from './plan-context';
 import { promptReuse } from './prompt-reuse';
 
@@ -87,5 +87,41 @@ describe('promptReuse', () => {
       prompt: [{ role: 'system' as const, content: 'other' }, ...second.value.prompt.slice(1)],
     };
     expect(promptReuse(first.value, rewritten).kept).toBe(0);
+  });
+
+  it('C18: an engine with a prefix cache keeps the messages its held conversation shares with the request; one without keeps nothing unless the conversation continues', async () => {
+    const first = await planContext(input([message(1, 'user', 'What is my cat called?')]));
+    if (!first.ok) throw new Error(first.error.type);
+    const answer = message(2, 'assistant', 'Miso.');
+    answer.toolCall = { name: 'send_message', arguments: { message: 'Miso.' } };
+    answer.raw =
+      '{"thinking":"Name.","function":"send_message","arguments":{"message":"Miso."},"request_heartbeat":false}';
+    const next = [message(1, 'user', 'What is my cat called?'), answer, message(3, 'user', 'Vet?')];
+    const second = await planContext(input(next, first.value.strategyState));
+    if (!second.ok) throw new Error(second.error.type);
+    const turns = second.value.turnTokens!;
+    const prompt = second.value.total - second.value.sections.reserve;
+
+    // Continued message for message: both ways keep everything but the new message.
+    const continued = promptReuse(first.value, second.value, { prefixCache: true });
+    expect(continued).toEqual(promptReuse(first.value, second.value, { prefixCache: false }));
+    expect(continued.kept).toBe(turns.slice(0, -1).reduce((a, b) => a + b, 0));
+
+    // The first user message rewritten (an edit): a prefix cache still holds the system message;
+    // a continued-conversation engine reads the whole request again.
+    const edited = {
+      ...second.value,
+      prompt: second.value.prompt.map((turn, i) =>
+        i === 1 ? { ...turn, content: `${turn.content} (edited)` } : turn,
+      ),
+    };
+    expect(promptReuse(first.value, edited, { prefixCache: true })).toEqual({
+      fresh: prompt - turns[0]!,
+      kept: turns[0],
+    });
+    expect(promptReuse(first.value, edited, { prefixCache: false })).toEqual({
+      fresh: prompt,
+      kept: 0,
+    });
   });
 });

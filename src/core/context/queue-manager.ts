@@ -10,7 +10,7 @@ import type { Clock, IdSource } from '../ports/clock';
 import type { LlmEngine } from '../ports/llm-engine';
 import type { MemoryStore } from '../ports/memory-store';
 import type { Tokenizer } from '../ports/tokenizer';
-import { speakerText } from '../prompts/inline-text';
+import { speakerText } from '../text/inline-text';
 import { renderMessage } from '../prompts/render-context';
 import { summaryPrompt } from '../prompts/summary-prompt';
 import { extractiveSummary } from '../summary/extractive-summary';

@@ -4,9 +4,12 @@
  * items — within the token budget `planContext` leaves after the fixed sections (system, tools,
  * core blocks, summary, reply reserve). It never exceeds `budget`.
  */
-import type { Agent, Message, StrategyName, UntrustedRead } from '../model';
+import type { Agent, Message, StrategyName } from '../model';
+import type { ContextMemory } from '../prompts/context-memory';
 import type { Tokenizer } from '../ports/tokenizer';
 import type { EpochMs, Tokens } from '../units';
+
+export type { ContextMemory } from '../prompts/context-memory';
 
 export interface StrategyInput {
   agent: Agent;
@@ -28,18 +31,6 @@ export interface StrategyInput {
   candidates?: readonly ContextMemory[];
   /** Counts one message as it is rendered in the prompt (template overhead included). */
   countMessage?: (message: Message) => Tokens;
-}
-
-/** An extra memory item placed in the prompt's memory section (not a verbatim message). */
-export interface ContextMemory {
-  id: string;
-  text: string;
-  tokens: Tokens;
-  /** Why it is there: a search hit, a short-term forgetting-curve item, … */
-  origin: 'recall' | 'archival' | 'short_term' | 'persona';
-  score?: number;
-  /** Set for a document passage: reading it marks a core-memory edit in the turn (C15). */
-  untrusted?: UntrustedRead;
 }
 
 export interface StrategyOutput {

@@ -1,4 +1,4 @@
-import { quoteInline } from '../prompts/inline-text';
+import { quoteInline } from '../text/inline-text';
 
 /** Longest title the event quotes. */
 export const TITLE_CHARS = 200;

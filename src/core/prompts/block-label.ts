@@ -4,7 +4,7 @@
  * model types in `core_memory_append`. A label from before this rule that breaks it is kept and
  * still works; it is shown as quoted data, never as a tag name.
  */
-import { quoteInline } from './inline-text';
+import { quoteInline } from '../text/inline-text';
 
 /** `human`, `persona`, `project_notes`: a letter, then up to 31 letters, digits or `_`. */
 export const BLOCK_LABEL_PATTERN = /^[a-z][a-z0-9_]{0,31}$/;

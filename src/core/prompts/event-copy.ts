@@ -4,7 +4,7 @@
  * Product copy, in one place.
  */
 import type { Chars } from '../units';
-import { quoteInline } from './inline-text';
+import { quoteInline } from '../text/inline-text';
 
 export function memoryPressureText(percent: number): string {
   return `Memory pressure: the context is ${percent}% full. Older messages will soon be summarized and leave the context. Save anything important to core or archival memory now.`;

@@ -7,14 +7,22 @@
  * quoted data with its source (ADR 0134): a JSON string after its source, so a quote or a line
  * break inside it cannot end the quote, and never part of the system message.
  */
-import type { ContextMemory } from '../context/strategy';
-import type { CoreBlock, Message, Passage, Summary } from '../model';
+import type { ContextMemory } from './context-memory';
+import {
+  conversationOf,
+  type Conversation,
+  type ConversationId,
+  type CoreBlock,
+  type Message,
+  type Passage,
+  type Summary,
+} from '../model';
 import type { ChatTurn } from '../ports/llm-engine';
-import type { ToolSpec } from '../tools/tool';
+import type { ToolSpec } from './tool-spec';
 import type { EpochMs } from '../units';
 import { blockTag } from './block-label';
 import { EVENT_LABEL } from './event-copy';
-import { inlineText, multilineText, quoteInline } from './inline-text';
+import { inlineText, multilineText, quoteInline } from '../text/inline-text';
 
 /** `2026-03-04 09:15 UTC`. */
 export function formatTime(at: EpochMs): string {
@@ -106,6 +114,22 @@ export function renderRecallMemory(message: Message, conversation?: string): str
 export function conversationLabel(title: string | null | undefined): string {
   if (title === null) return 'in this conversation';
   return title === undefined ? 'in another conversation' : `in ${quoteInline(title)}`;
+}
+
+/**
+ * How a recalled message names its conversation in the prompt, or undefined when the agent has
+ * one conversation (the line then reads as it did before conversations, A23).
+ */
+export function conversationNamer(
+  conversations: readonly Conversation[],
+  current: ConversationId,
+): ((message: Message) => string) | undefined {
+  if (conversations.length <= 1) return undefined;
+  const titles = new Map(conversations.map((c) => [c.id, c.title]));
+  return (message) => {
+    const id = conversationOf(message);
+    return conversationLabel(id === current ? null : titles.get(id));
+  };
 }
 
 /** Where a passage came from, as the model reads it: `document “report.pdf”, passage 3`, `note`. */

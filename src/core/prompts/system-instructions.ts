@@ -1,5 +1,5 @@
 import { CITATION_INSTRUCTION } from '../documents/citations';
-import { inlineText } from './inline-text';
+import { inlineText } from '../text/inline-text';
 
 /**
  * Memories, search and tool results, documents and shared titles reach the model as quoted data

@@ -6,12 +6,7 @@
  * (`search-paging.ts`).
  */
 import type { AgentId, MessageRole } from '../model';
-import type { Clock } from '../ports/clock';
-import type { Embedder } from '../ports/embedder';
-import type { LexicalIndex } from '../ports/lexical-index';
 import type { MemorySearch, SearchHit, SearchPage, SearchQuery } from '../ports/memory-search';
-import type { MemoryStore } from '../ports/memory-store';
-import type { VectorIndex } from '../ports/vector-index';
 import { RRF_K } from './fuse-ranks';
 import { checkPage, toPage } from './search-paging';
 import {
@@ -23,7 +18,9 @@ import {
   type RankingDeps,
 } from './search-ranking';
 import { createSearchIndex, type ReembedOptions, type ReembedResult } from './search-index';
-import type { VectorStore } from './vector-store';
+import type { MemorySearchDeps } from './memory-search-deps';
+
+export type { MemorySearchDeps } from './memory-search-deps';
 
 export {
   INDEX_SLICE_CHARS,
@@ -43,29 +40,6 @@ const DAY_MS = 86_400_000;
  * needs; the index counts the rest for page totals, so a frequent word does not cost a full sort.
  */
 export const LEXICAL_DEPTH = 1000;
-
-export interface MemorySearchDeps {
-  store: MemoryStore;
-  lexical: LexicalIndex;
-  vectors: VectorIndex | null;
-  embedder: Embedder | null;
-  clock: Clock;
-  /** Where message embeddings persist; without it messages are embedded but not saved. */
-  vectorStore?: VectorStore | null;
-  /** Roles of messages worth indexing (default user + assistant). */
-  indexedRoles?: readonly MessageRole[];
-  /** Recency term weight in hybrid mode; default a quarter of a rank-1 RRF score. */
-  recencyWeight?: number;
-  recencyHalfLifeMs?: number;
-  vectorDepth?: number;
-  /** Weight of the vector list in hybrid fusion (the lexical list weighs 1). */
-  vectorWeight?: number;
-  /**
-   * Lets the page paint between slices of the lexical index while an agent loads (X181), e.g.
-   * a `setTimeout(0)` promise. Without it the slices run back to back.
-   */
-  yieldToHost?: () => Promise<void>;
-}
 
 /**
  * Hybrid weighs the vector list at a tenth of the lexical one (ADR 0071): on conversational

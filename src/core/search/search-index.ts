@@ -8,7 +8,7 @@ import { AppError } from '../errors';
 import type { AgentId, Message, Passage } from '../model';
 import type { LexicalDoc, LexicalIndex } from '../ports/lexical-index';
 import type { VectorEntry } from '../ports/vector-index';
-import type { MemorySearchDeps } from './memory-search';
+import type { MemorySearchDeps } from './memory-search-deps';
 import { createDocBuilder, MAX_INDEXED_CHARS, type SearchMeta } from './search-docs';
 
 /** Rows read per store query while loading an agent. */

@@ -7,7 +7,7 @@
  */
 import type { Message } from '../model';
 import type { Tokenizer } from '../ports/tokenizer';
-import { speakerText } from '../prompts/inline-text';
+import { speakerText } from '../text/inline-text';
 import type { Chars, Tokens } from '../units';
 
 /** Longest line one message contributes. */

@@ -5,7 +5,7 @@
  */
 import type { BlockVersion, CoreBlock } from '../model';
 import { blockLabelText } from '../prompts/block-label';
-import { quoteInline } from '../prompts/inline-text';
+import { quoteInline } from '../text/inline-text';
 import { TOOL_COPY } from '../prompts/tool-copy';
 import type { Tool, ToolContext, ToolOutcome, ToolSpec } from './tool';
 

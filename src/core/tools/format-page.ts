@@ -6,7 +6,7 @@ import {
   quoteData,
   renderArchivalMemory,
 } from '../prompts/render-context';
-import { inlineText } from '../prompts/inline-text';
+import { inlineText } from '../text/inline-text';
 import type { Chars } from '../units';
 
 /** Longest text of one hit in a tool result; a page of 5 stays near 400 tokens. */

@@ -1,5 +1,5 @@
 /** `conversation_search` and `conversation_search_date` over recall storage (T8, T9). */
-import { conversationNamer } from '../agent/turn-conversation';
+import { conversationNamer } from '../prompts/render-context';
 import { defaultConversationId } from '../model';
 import { TOOL_COPY } from '../prompts/tool-copy';
 import { formatPage } from './format-page';

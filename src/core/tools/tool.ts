@@ -8,37 +8,9 @@ import type { Agent, ConversationId, CoreBlock, TurnId, UntrustedRead } from '..
 import type { IdSource, Clock } from '../ports/clock';
 import type { MemorySearch } from '../ports/memory-search';
 import type { ChangeSet, MemoryStore } from '../ports/memory-store';
-import type { Chars } from '../units';
+import type { ToolSpec } from '../prompts/tool-spec';
 
-export type ParamType = 'string' | 'integer';
-
-export interface ParamSpec {
-  name: string;
-  type: ParamType;
-  required: boolean;
-  description: string;
-  /** Smallest allowed integer. */
-  minimum?: number;
-  /** Longest allowed string. */
-  maxLength?: Chars;
-  /**
-   * The reply itself: its length is bounded by the turn's reply reserve (the step schema gives
-   * it what the reserve holds), not by a fixed number a long answer would break.
-   */
-  fillsReserve?: boolean;
-  /** Allowed values (filled per turn for block labels). */
-  options?: readonly string[];
-  /** `YYYY-MM-DD` strings. */
-  format?: 'date';
-}
-
-export interface ToolSpec {
-  name: string;
-  description: string;
-  example: string;
-  avoid?: string;
-  params: ParamSpec[];
-}
+export type { ParamSpec, ParamType, ToolSpec } from '../prompts/tool-spec';
 
 /** What a tool changed, for the `memory.changed` event and the memory panels. */
 export type MemoryChange =

@@ -3,7 +3,7 @@
  * persona, all through `MemoryStore.apply`, and a live list (Dexie live queries propagate
  * changes made in other tabs).
  */
-import { isMemoryCheckAgent } from '../../core/eval/run-memory-check';
+import { isMemoryCheckAgent } from '../../eval/run-memory-check';
 import type { QuerySubscription } from '../../core/ports/live-queries';
 import { createAgentRecord } from '../../core/agent/create-agent-record';
 import { AppError } from '../../core/errors';

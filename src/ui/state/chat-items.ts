@@ -10,7 +10,7 @@
  * steps are shown (U292).
  */
 import type { Message, MessageId, StopReason, TurnId, TurnRecord } from '../../core/model';
-import type { StepView } from './chat-session.svelte';
+import type { StepView } from './turn-view';
 
 export type TurnEnding = 'ok' | 'running' | 'interrupted' | 'stopped' | 'failed';
 

@@ -104,8 +104,22 @@ describe('ChatSession', () => {
     const first = plan(['m:1']);
     const second = plan(['m:1', 'p:9'], 1200);
     t.setScript(async (emit) => {
-      emit({ type: 'context.planned', turnId: 't1', step: 1, plan: first, pressure: 'ok' });
-      emit({ type: 'context.planned', turnId: 't1', step: 2, plan: second, pressure: 'warning' });
+      emit({
+        type: 'context.planned',
+        turnId: 't1',
+        step: 1,
+        plan: first,
+        pressure: 'ok',
+        prefixCache: false,
+      });
+      emit({
+        type: 'context.planned',
+        turnId: 't1',
+        step: 2,
+        plan: second,
+        pressure: 'warning',
+        prefixCache: false,
+      });
       emit({
         type: 'memory.changed',
         turnId: 't1',

@@ -523,7 +523,7 @@ export class ChatSession {
       case 'context.planned': {
         const before = this.lastPlan?.memories.map((m) => m.id) ?? [];
         // Which part of this request the engine keeps from the step before (C18).
-        event.plan.reuse = promptReuse(this.lastPlan, event.plan);
+        event.plan.reuse = promptReuse(this.lastPlan, event.plan, event);
         this.lastPlan = event.plan;
         this.pressure = event.pressure;
         const pagedIn = event.plan.memories.map((m) => m.id).filter((id) => !before.includes(id));

@@ -13,7 +13,7 @@ import { documentImportedText } from '../../../src/core/documents/document-impor
 import type { CoreBlock, Message, Passage } from '../../../src/core/model';
 import { isBlockLabel } from '../../../src/core/prompts/block-label';
 import { documentImportedText as importedEventText } from '../../../src/core/prompts/event-copy';
-import { speakerText } from '../../../src/core/prompts/inline-text';
+import { speakerText } from '../../../src/core/text/inline-text';
 import {
   conversationLabel,
   passageSourceLabel,

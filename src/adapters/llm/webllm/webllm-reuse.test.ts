@@ -1,7 +1,8 @@
 /**
  * E27: the web-llm engine sends each step in the form web-llm 0.2.86 continues from instead of
  * resetting. web-llm does not export its conversation functions, so the check is pinned to the
- * package's rule as `src/core/eval/turn-cost/webllm-reuse.ts` restates it from
+ * package's rule as `src/core/context/prefix-reuse.ts` states it (`continuesConversation`, the way
+ * of an engine without a prefix cache, ADR 0207), read from
  * `node_modules/@mlc-ai/web-llm/lib/index.js` (0.2.86): `preparePrefillInput` (line 19072) resets
  * unless `compareConversationObject` (line 10768: `function_string`, `use_function_calling`,
  * `override_system_message`, message count and every role/name/content) finds the request's
@@ -20,7 +21,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import { runTurn } from '../../../core/agent/run-turn';
 import { DEFAULT_SAMPLING } from '../../../core/agent/sampling';
-import { webllmReuses, type EngineExchange } from '../../../core/eval/turn-cost/webllm-reuse';
+import { continuesConversation, type EngineExchange } from '../../../core/context/prefix-reuse';
 import type { ChatTurn, CompletionRequest } from '../../../core/ports/llm-engine';
 import { afterTool, createAgentFixture, reply, step } from '../../../testing/agent-fixture';
 import { buildWebLlmRequest } from './build-webllm-request';
@@ -74,7 +75,7 @@ describe('web-llm keeps its KV cache between the steps of a turn', () => {
         DEFAULT_SAMPLING.topP,
       ]);
       const messages = sent(request);
-      reused.push(webllmReuses(previous, messages));
+      reused.push(continuesConversation(previous, messages));
       previous = { messages, output, finishReason: 'stop' };
     }
     // Only the very first request prefills everything: without recalled memories, the next
@@ -92,10 +93,18 @@ describe('web-llm keeps its KV cache between the steps of a turn', () => {
       { role: 'assistant', content: '{"a":1}' },
       { role: 'user', content: '[result of x] ok' },
     ];
-    expect(webllmReuses({ messages, output: '{"a":1}', finishReason: 'stop' }, next)).toBe(true);
-    expect(webllmReuses({ messages, output: '{"a":1}', finishReason: 'length' }, next)).toBe(false);
-    expect(webllmReuses({ messages, output: '{"a":1}', finishReason: 'abort' }, next)).toBe(false);
+    expect(continuesConversation({ messages, output: '{"a":1}', finishReason: 'stop' }, next)).toBe(
+      true,
+    );
+    expect(
+      continuesConversation({ messages, output: '{"a":1}', finishReason: 'length' }, next),
+    ).toBe(false);
+    expect(
+      continuesConversation({ messages, output: '{"a":1}', finishReason: 'abort' }, next),
+    ).toBe(false);
     // The step re-rendered in any other form than generated (here: without its spacing) resets.
-    expect(webllmReuses({ messages, output: '{"a": 1}', finishReason: 'stop' }, next)).toBe(false);
+    expect(
+      continuesConversation({ messages, output: '{"a": 1}', finishReason: 'stop' }, next),
+    ).toBe(false);
   });
 });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatTurn } from '../../ports/llm-engine';
-import { MEMORIES_HEADER, MESSAGE_AFTER_MEMORIES } from '../../prompts/render-context';
+import type { ChatTurn } from '../../core/ports/llm-engine';
+import { MEMORIES_HEADER, MESSAGE_AFTER_MEMORIES } from '../../core/prompts/render-context';
 import { resetCause, type KindedExchange } from './reset-cause';
-import { webllmReuses } from './webllm-reuse';
+import { continuesConversation } from '../../core/context/prefix-reuse';
 
 const system = (summary = 'Ana bakes.', core = 'Name: Ana.'): ChatTurn => ({
   role: 'system',
@@ -34,7 +34,7 @@ const next = (...changes: ChatTurn[]) => [
 describe('why web-llm prefills a request in full (V34)', () => {
   it('V34: a request that continues the previous one has no cause, and agrees with the reuse rule', () => {
     const messages = next(user('How are you?'));
-    expect(webllmReuses(previous, messages)).toBe(true);
+    expect(continuesConversation(previous, messages)).toBe(true);
     expect(resetCause(previous, step(messages))).toBeNull();
   });
 

@@ -1,4 +1,4 @@
-import { tokenize, wordSpans } from '../search/tokenize';
+import { tokenize, wordSpans } from './tokenize';
 
 /** A half-open range `[start, end)` of UTF-16 code units in a text. */
 export interface TextRange {

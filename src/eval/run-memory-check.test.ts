@@ -1,24 +1,24 @@
 import 'fake-indexeddb/auto';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FIXTURE_EMBED } from '../../adapters/embed/embed-models';
+import { FIXTURE_EMBED } from '../adapters/embed/embed-models';
 import {
   TransformersEmbedder,
   configureTransformersEnv,
-} from '../../adapters/embed/transformers-embedder';
-import { LocalVectorIndex } from '../../adapters/search/local-vector-index';
-import { Bm25LexicalIndex } from '../../adapters/search/bm25-lexical-index';
-import { openMemoryStore } from '../../adapters/storage/dexie';
-import { createLlama3Tokenizer } from '../../adapters/tokenizer/llama3-tokenizer';
-import type { Embedder } from '../ports/embedder';
-import { createMemorySearch } from '../search/memory-search';
-import { createToolRegistry } from '../tools/tool-registry';
+} from '../adapters/embed/transformers-embedder';
+import { LocalVectorIndex } from '../adapters/search/local-vector-index';
+import { Bm25LexicalIndex } from '../adapters/search/bm25-lexical-index';
+import { openMemoryStore } from '../adapters/storage/dexie';
+import { createLlama3Tokenizer } from '../adapters/tokenizer/llama3-tokenizer';
+import type { Embedder } from '../core/ports/embedder';
+import { createMemorySearch } from '../core/search/memory-search';
+import { createToolRegistry } from '../core/tools/tool-registry';
 import { probeConversation } from './probe-conversation';
 import { runMemoryCheck, sweepMemoryCheckAgents } from './run-memory-check';
-import { createAgentRecord } from '../agent/create-agent-record';
-import { MemoryTurnLock } from '../../testing/memory-turn-lock';
+import { createAgentRecord } from '../core/agent/create-agent-record';
+import { MemoryTurnLock } from '../testing/memory-turn-lock';
 
-const fixtures = fileURLToPath(new URL('../../../tests/fixtures/models/', import.meta.url));
+const fixtures = fileURLToPath(new URL('../../tests/fixtures/models/', import.meta.url));
 
 describe('runMemoryCheck with the fixture embedder (real store, search and tokenizer)', () => {
   let embedder: Embedder;

@@ -7,22 +7,22 @@
  * window is that plus the fixed sections (system, tools, empty core) and the reply reserve
  * (ADR 0070).
  */
-import { autoRecall } from '../agent/auto-recall';
-import { STRATEGY_HISTORY_MESSAGES } from '../agent/prepare-context';
-import { createMemgptStrategy } from '../context/memgpt-strategy';
-import { defaultBudgets } from '../context/default-budgets';
-import { planContext, type TokenCache } from '../context/plan-context';
-import { assessPressure } from '../context/queue-manager';
-import type { ContextStrategy } from '../context/strategy';
-import type { Agent, Message, StrategyName, Summary } from '../model';
-import type { MemorySearch } from '../ports/memory-search';
-import type { Tokenizer } from '../ports/tokenizer';
-import { createForgettingStrategy } from '../strategies/forgetting/forgetting-strategy';
-import { createRecencyStrategy } from '../strategies/recency';
-import { createWindowStrategy } from '../strategies/window';
-import { extractiveSummary } from '../summary/extractive-summary';
-import type { ToolSpec } from '../tools/tool';
-import type { EpochMs, Tokens } from '../units';
+import { autoRecall } from '../core/agent/auto-recall';
+import { STRATEGY_HISTORY_MESSAGES } from '../core/agent/prepare-context';
+import { createMemgptStrategy } from '../core/strategies/memgpt';
+import { defaultBudgets } from '../core/context/default-budgets';
+import { planContext, type TokenCache } from '../core/context/plan-context';
+import { assessPressure } from '../core/context/queue-manager';
+import type { ContextStrategy } from '../core/context/strategy';
+import type { Agent, Message, StrategyName, Summary } from '../core/model';
+import type { MemorySearch } from '../core/ports/memory-search';
+import type { Tokenizer } from '../core/ports/tokenizer';
+import { createForgettingStrategy } from '../core/strategies/forgetting/forgetting-strategy';
+import { createRecencyStrategy } from '../core/strategies/recency';
+import { createWindowStrategy } from '../core/strategies/window';
+import { extractiveSummary } from '../core/summary/extractive-summary';
+import type { ToolSpec } from '../core/tools/tool';
+import type { EpochMs, Tokens } from '../core/units';
 
 export const EVAL_STRATEGIES: readonly StrategyName[] = [
   'memgpt',

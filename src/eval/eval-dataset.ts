@@ -4,7 +4,7 @@
  * and the built-in probe conversation both produce this shape, so replay and scoring are shared
  * by the CLI (`npm run eval:memory`) and the in-app memory check.
  */
-import type { EpochMs } from '../units';
+import type { EpochMs } from '../core/units';
 
 /** One turn of a conversation, as it is replayed into recall storage. */
 export interface EvalTurn {

@@ -4,16 +4,16 @@
  * recall messages of both sides) and through each strategy at each budget, and records the
  * outcomes in a {@link RecallTally}. Shared by `npm run eval:memory` and the in-app memory check.
  */
-import type { Agent, StrategyName } from '../model';
-import type { MemorySearch, SearchMode } from '../ports/memory-search';
-import type { Tokens } from '../units';
+import type { Agent, StrategyName } from '../core/model';
+import type { MemorySearch, SearchMode } from '../core/ports/memory-search';
+import type { Tokens } from '../core/units';
 import { ADVERSARIAL_CATEGORY, CATEGORY_NAMES, type EvalConversation } from './eval-dataset';
 import { evidenceInPrompt } from './evidence-in-prompt';
 import { evidenceRanks, foundWithin } from './evidence-ranks';
 import { prepareContext, questionPrompt, type ContextEvalSetup } from './question-context';
 import type { RecallTally } from './recall-tally';
 import { replayConversation, type ReplayDeps, type ReplayProgress } from './replay-conversation';
-import type { ToolSpec } from '../tools/tool';
+import type { ToolSpec } from '../core/tools/tool';
 
 export interface EvalPlan {
   modes: readonly SearchMode[];

@@ -5,12 +5,12 @@
  * transcript is imported. speaker_a's turns become `user` messages, speaker_b's `assistant`
  * messages, so the strategies see real rounds.
  */
-import type { Agent, Message } from '../model';
-import type { MemorySearch } from '../ports/memory-search';
-import type { MemoryStore, NewMessage } from '../ports/memory-store';
-import type { IdSource } from '../ports/clock';
-import type { Tokenizer } from '../ports/tokenizer';
-import { renderMessage } from '../prompts/render-context';
+import type { Agent, Message } from '../core/model';
+import type { MemorySearch } from '../core/ports/memory-search';
+import type { MemoryStore, NewMessage } from '../core/ports/memory-store';
+import type { IdSource } from '../core/ports/clock';
+import type { Tokenizer } from '../core/ports/tokenizer';
+import { renderMessage } from '../core/prompts/render-context';
 import type { EvalConversation } from './eval-dataset';
 
 export interface ReplayDeps {

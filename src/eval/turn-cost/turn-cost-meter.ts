@@ -5,13 +5,17 @@
  * (the user waits for both). Feed it from {@link MeteredEngine}, or call {@link record} with
  * hand-built requests in a test.
  */
-import type { ChatTurn } from '../../ports/llm-engine';
+import type { ChatTurn } from '../../core/ports/llm-engine';
 import type { ChatTemplateTokens } from './chat-template-tokens';
-import { requestCost, type MeasuredExchange, type RequestCost } from './request-cost';
+import {
+  requestCost,
+  type MeasuredExchange,
+  type RequestCost,
+  type RequestKind,
+} from './request-cost';
 import { resetCause, type KindedExchange, type ResetCause } from './reset-cause';
 
-/** A step of the agent loop (a JSON-schema request) or the queue manager's summary request. */
-export type RequestKind = 'step' | 'summary';
+export type { RequestKind } from './request-cost';
 
 export interface MeteredRequest extends RequestCost {
   kind: RequestKind;

@@ -5,8 +5,8 @@
  * fork of each replay ({@link askOnFork}) and reads context recall from its first planned
  * prompt, and keeps each replay's turn-cost meter for the `cost` table.
  */
-import type { StrategyName } from '../model';
-import type { Tokens } from '../units';
+import type { StrategyName } from '../core/model';
+import type { Tokens } from '../core/units';
 import type { EvalConversation } from './eval-dataset';
 import {
   contextFigure,
@@ -20,7 +20,7 @@ import { evidenceInPrompt } from './evidence-in-prompt';
 import { askOnFork, replayLive, type LiveReplayDeps } from './live-replay';
 import type { RecallTally } from './recall-tally';
 import type { MeteredTurn } from './turn-cost/turn-cost-meter';
-import type { EpochMs } from '../units';
+import type { EpochMs } from '../core/units';
 
 export interface LiveEvaluateDeps extends LiveReplayDeps {
   onProgress?: (stage: string, done: number, total: number) => void;

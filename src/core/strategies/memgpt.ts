@@ -9,9 +9,14 @@
  */
 import type { Message } from '../model';
 import type { Tokens } from '../units';
-import { memoryHeaderCost } from '../strategies/prompt-cost';
-import { pinnedMessage } from './pinned-message';
-import type { ContextMemory, ContextStrategy, StrategyInput, StrategyOutput } from './strategy';
+import { memoryHeaderCost } from './prompt-cost';
+import { pinnedMessage } from '../context/pinned-message';
+import type {
+  ContextMemory,
+  ContextStrategy,
+  StrategyInput,
+  StrategyOutput,
+} from '../context/strategy';
 
 /** Tokens of one memory line (`- text\n`) inside the memories section. */
 export function memoryLineTokens(input: StrategyInput, memory: ContextMemory): Tokens {

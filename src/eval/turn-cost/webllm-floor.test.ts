@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createLlama3ChatTokens } from '../../../adapters/tokenizer/llama3-chat-tokens';
-import type { ChatTurn } from '../../ports/llm-engine';
+import { createLlama3ChatTokens } from '../../adapters/tokenizer/llama3-chat-tokens';
+import type { ChatTurn } from '../../core/ports/llm-engine';
 import { requestTokens } from './chat-template-tokens';
 import { TurnCostMeter, webllmRatioFloor } from './turn-cost-meter';
 

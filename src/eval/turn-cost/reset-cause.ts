@@ -1,13 +1,13 @@
 /**
- * Why web-llm 0.2.86 did not keep its cache for a request ({@link webllmReuses}): the first
+ * Why web-llm 0.2.86 did not keep its cache for a request ({@link continuesConversation}): the first
  * difference between the conversation it holds (the previous request and its reply as generated)
  * and the new request minus its last message, named by what changed it. The turn-cost meter
  * counts the causes (V34), so a report says which part of the prompt protocol breaks the prefix.
  */
-import type { ChatTurn } from '../../ports/llm-engine';
-import { MEMORIES_HEADER, MESSAGE_AFTER_MEMORIES } from '../../prompts/render-context';
-import type { RequestKind } from './turn-cost-meter';
-import type { EngineExchange } from './webllm-reuse';
+import type { ChatTurn } from '../../core/ports/llm-engine';
+import { MEMORIES_HEADER, MESSAGE_AFTER_MEMORIES } from '../../core/prompts/render-context';
+import type { RequestKind } from './request-cost';
+import type { EngineExchange } from '../../core/context/prefix-reuse';
 
 export type ResetCause =
   /** The engine's first request. */

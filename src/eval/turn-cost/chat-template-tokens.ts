@@ -1,4 +1,4 @@
-import type { ChatTurn } from '../../ports/llm-engine';
+import type { ChatTurn } from '../../core/ports/llm-engine';
 
 /**
  * Token ids of chat requests under one model's chat template, as the engine would prefill them:

@@ -4,16 +4,19 @@
  * - `newTokens` — tokens no engine could already hold: messages and lines that were not in the
  *   previous request, the template tokens around new messages and the reply header; the model's
  *   own earlier output (an assistant message) counts as held, however it is re-rendered;
- * - `prefillWebllm` — what web-llm 0.2.86 prefills ({@link webllmReuses}): the last message and
+ * - `prefillWebllm` — what web-llm 0.2.86 prefills ({@link continuesConversation}): the last message and
  *   the reply header when it reuses, the whole request otherwise;
  * - `prefillLcp` — what a longest-common-prefix engine (llama.cpp, wllama, llama.cpp server, vLLM
  *   prefix caching) prefills: the request's tokens after the longest common token prefix with the
  *   previous request followed by its generated output.
  * ADR 0091 explains each rule.
  */
-import type { ChatTurn } from '../../ports/llm-engine';
+import type { ChatTurn } from '../../core/ports/llm-engine';
 import { requestTokens, type ChatTemplateTokens } from './chat-template-tokens';
-import { webllmReuses, type EngineExchange } from './webllm-reuse';
+import { continuesConversation, type EngineExchange } from '../../core/context/prefix-reuse';
+
+/** A step of the agent loop (a JSON-schema request) or the queue manager's summary request. */
+export type RequestKind = 'step' | 'summary';
 
 export interface RequestCost {
   fullPrompt: number;
@@ -86,7 +89,7 @@ export function requestCost(
 ): { cost: RequestCost; tokens: number[] } {
   const sequence = requestTokens(tokens, messages);
   const fullPrompt = sequence.length;
-  const reused = webllmReuses(previous, messages);
+  const reused = continuesConversation(previous, messages);
   const last = messages[messages.length - 1];
   const prefillWebllm =
     reused && last ? tokens.message(last).length + tokens.generationHeader().length : fullPrompt;

@@ -5,15 +5,15 @@
  * temporary agent afterwards — also when the check fails half way (V14: one left behind by a
  * closed tab is swept on the next start, and never listed among the user's agents).
  */
-import { createAgentRecord } from '../agent/create-agent-record';
-import type { StrategyName } from '../model';
-import type { Clock, IdSource } from '../ports/clock';
-import type { MemorySearch, SearchMode } from '../ports/memory-search';
-import type { MemoryStore } from '../ports/memory-store';
-import type { Tokenizer } from '../ports/tokenizer';
-import type { TurnLock } from '../ports/turn-lock';
-import type { ToolSpec } from '../tools/tool';
-import type { Tokens } from '../units';
+import { createAgentRecord } from '../core/agent/create-agent-record';
+import type { StrategyName } from '../core/model';
+import type { Clock, IdSource } from '../core/ports/clock';
+import type { MemorySearch, SearchMode } from '../core/ports/memory-search';
+import type { MemoryStore } from '../core/ports/memory-store';
+import type { Tokenizer } from '../core/ports/tokenizer';
+import type { TurnLock } from '../core/ports/turn-lock';
+import type { ToolSpec } from '../core/tools/tool';
+import type { Tokens } from '../core/units';
 import { contextFigure, evaluateConversation, retrievalFigure } from './evaluate-conversation';
 import { probeConversation } from './probe-conversation';
 import { RecallTally } from './recall-tally';

@@ -17,8 +17,8 @@
  * token that differs from the previous request followed by its generated output.
  */
 import { describe, expect, it } from 'vitest';
-import { createLlama3ChatTokens } from '../../../adapters/tokenizer/llama3-chat-tokens';
-import type { ChatTurn } from '../../ports/llm-engine';
+import { createLlama3ChatTokens } from '../../adapters/tokenizer/llama3-chat-tokens';
+import type { ChatTurn } from '../../core/ports/llm-engine';
 import { requestTokens } from './chat-template-tokens';
 import { commonPrefix, requestCost, type MeasuredExchange } from './request-cost';
 

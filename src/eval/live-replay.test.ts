@@ -4,9 +4,9 @@
  * turn changes neither the replayed state nor the next question.
  */
 import { describe, expect, it } from 'vitest';
-import { createEstimateTokenizer } from '../tokens/estimate-tokenizer';
-import { liveReplayDeps } from '../../testing/live-replay-host';
-import type { EpochMs } from '../units';
+import { createEstimateTokenizer } from '../core/tokens/estimate-tokenizer';
+import { liveReplayDeps } from '../testing/live-replay-host';
+import type { EpochMs } from '../core/units';
 import type { EvalConversation, EvalTurn } from './eval-dataset';
 import { askOnFork, replayLive, replayRounds } from './live-replay';
 

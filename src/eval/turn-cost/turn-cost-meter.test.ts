@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createLlama3ChatTokens } from '../../../adapters/tokenizer/llama3-chat-tokens';
-import { AppError } from '../../errors';
-import { createAgentFixture, reply, step } from '../../../testing/agent-fixture';
-import { runTurn } from '../../agent/run-turn';
+import { createLlama3ChatTokens } from '../../adapters/tokenizer/llama3-chat-tokens';
+import { AppError } from '../../core/errors';
+import { createAgentFixture, reply, step } from '../../testing/agent-fixture';
+import { runTurn } from '../../core/agent/run-turn';
 import { MeteredEngine } from './metered-engine';
 import { percentile, TurnCostMeter } from './turn-cost-meter';
 

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../errors';
+import { AppError } from '../core/errors';
 import { evidenceIds, parseLocomo } from './parse-locomo';
 
 const tiny = JSON.parse(
-  readFileSync(new URL('../../../tests/fixtures/eval/tiny-locomo.json', import.meta.url), 'utf8'),
+  readFileSync(new URL('../../tests/fixtures/eval/tiny-locomo.json', import.meta.url), 'utf8'),
 ) as unknown;
 
 describe('parseLocomo', () => {

@@ -4,8 +4,8 @@
  * its caption; questions keep their evidence ids, cleaned of the dataset's `"D8:6; D9:17"` joins.
  * A malformed file is a fault (`invalid_argument`) that names the offending path.
  */
-import { AppError } from '../errors';
-import type { EpochMs } from '../units';
+import { AppError } from '../core/errors';
+import type { EpochMs } from '../core/units';
 import type { EvalConversation, EvalDataset, EvalQuestion, EvalTurn } from './eval-dataset';
 import { parseSessionDate } from './parse-session-date';
 

@@ -1,5 +1,5 @@
-import type { EpochMs } from '../units';
-import { MONTH_NAMES as MONTHS } from '../text/month-names';
+import type { EpochMs } from '../core/units';
+import { MONTH_NAMES as MONTHS } from '../core/text/month-names';
 
 const PATTERN =
   /^\s*(\d{1,2}):(\d{2})\s*([ap])\.?m\.?\s+on\s+(\d{1,2})\s+([a-z]+),?\s+(\d{4})\s*$/i;

@@ -8,22 +8,22 @@
  * as a user trigger on a throwaway fork of the replayed state, and the prompt of its first step
  * — the plan the loop built — is what context recall reads.
  */
-import { createAgentRecord } from '../agent/create-agent-record';
-import { DISPLAY_NAME_SETTING } from '../agent/display-names';
-import { runTurn } from '../agent/run-turn';
-import { DAY_MS } from '../agent/start-turn';
-import type { TurnTrigger } from '../agent/turn-events';
-import { planContext } from '../context/plan-context';
-import type { Agent, Message, StrategyName } from '../model';
-import type { Clock, IdSource } from '../ports/clock';
-import type { CompletionRequest, LlmEngine } from '../ports/llm-engine';
-import type { MemorySearch } from '../ports/memory-search';
-import type { MemoryStore } from '../ports/memory-store';
-import type { Tokenizer } from '../ports/tokenizer';
-import { memoryPressureText, sessionStartText } from '../prompts/event-copy';
-import { createWindowStrategy } from '../strategies/window';
-import { createToolRegistry } from '../tools/tool-registry';
-import type { EpochMs, Tokens } from '../units';
+import { createAgentRecord } from '../core/agent/create-agent-record';
+import { DISPLAY_NAME_SETTING } from '../core/agent/display-names';
+import { runTurn } from '../core/agent/run-turn';
+import { DAY_MS } from '../core/agent/start-turn';
+import type { TurnTrigger } from '../core/agent/turn-events';
+import { planContext } from '../core/context/plan-context';
+import type { Agent, Message, StrategyName } from '../core/model';
+import type { Clock, IdSource } from '../core/ports/clock';
+import type { CompletionRequest, LlmEngine } from '../core/ports/llm-engine';
+import type { MemorySearch } from '../core/ports/memory-search';
+import type { MemoryStore } from '../core/ports/memory-store';
+import type { Tokenizer } from '../core/ports/tokenizer';
+import { memoryPressureText, sessionStartText } from '../core/prompts/event-copy';
+import { createWindowStrategy } from '../core/strategies/window';
+import { createToolRegistry } from '../core/tools/tool-registry';
+import type { EpochMs, Tokens } from '../core/units';
 import type { EvalConversation, EvalTurn } from './eval-dataset';
 import type { ChatTemplateTokens } from './turn-cost/chat-template-tokens';
 import { MeteredEngine } from './turn-cost/metered-engine';

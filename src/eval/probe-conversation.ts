@@ -3,7 +3,7 @@
  * LoCoMo text), in English and Chinese, over four days, with its own evidence annotations. The
  * facts are spread out and later turns talk about other things, so finding them takes memory.
  */
-import type { EpochMs } from '../units';
+import type { EpochMs } from '../core/units';
 import type { EvalConversation, EvalQuestion, EvalTurn } from './eval-dataset';
 
 const USER = 'Mina';

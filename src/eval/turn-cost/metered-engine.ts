@@ -9,9 +9,9 @@ import type {
   CompletionResult,
   LlmEngine,
   LoadProgress,
-} from '../../ports/llm-engine';
-import type { Tokenizer } from '../../ports/tokenizer';
-import type { Tokens } from '../../units';
+} from '../../core/ports/llm-engine';
+import type { Tokenizer } from '../../core/ports/tokenizer';
+import type { Tokens } from '../../core/units';
 import type { TurnCostMeter } from './turn-cost-meter';
 
 export class MeteredEngine implements LlmEngine {
