@@ -200,6 +200,8 @@ export interface Message {
   cut?: true;
   /** A reply that goes on from a cut reply (A41): the chat shows the two as one. */
   continues?: MessageId;
+  /** How the reply was written, for the line under it (A42): absent on other messages. */
+  stats?: ReplyStats;
   at: EpochMs;
   /** Whether the message is in the FIFO queue of the context window. */
   inContext: boolean;
@@ -271,6 +273,21 @@ export type StopReason =
 export type TurnStatus = 'running' | 'done' | 'interrupted';
 
 /** One user turn: its trigger, its steps, and how it ended. */
+/**
+ * How a reply was written, as its footer shows it (A42): which model, how long from the turn's
+ * start (Send) to its first visible word, and how fast it was generated.
+ */
+export interface ReplyStats {
+  /** The engine's model id when the reply was written. */
+  model?: string;
+  /** Milliseconds from the turn's start to the reply's first visible text; absent unstreamed. */
+  firstWordMs?: number;
+  /** Tokens the engine generated for the reply's step, when it says. */
+  tokens?: Tokens;
+  /** Milliseconds from the step's first generated piece to its end (decoding, not reading). */
+  decodeMs?: number;
+}
+
 export interface TurnRecord {
   id: TurnId;
   agentId: AgentId;

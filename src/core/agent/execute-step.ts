@@ -7,12 +7,14 @@ import type {
   Agent,
   ConversationId,
   MessageId,
+  ReplyStats,
   StepRecord,
   StopReason,
   TurnRecord,
   UntrustedRead,
 } from '../model';
 import type { NewMessage } from '../ports/memory-store';
+import type { EpochMs } from '../units';
 import type { Tokenizer } from '../ports/tokenizer';
 import type { ToolRegistry } from '../tools/tool-registry';
 import type { MemoryChange, ToolOutcome } from '../tools/tool';
@@ -62,6 +64,24 @@ export interface StepResult {
   stopReason?: StopReason;
 }
 
+/** The reply's footer figures (A42), whole milliseconds; what was not measured is left out. */
+function replyStats(m: {
+  model: string | null;
+  turnStart: EpochMs;
+  firstPieceAt: EpochMs | null;
+  firstWordAt: EpochMs | null;
+  doneAt: EpochMs;
+  tokens: number | undefined;
+}): ReplyStats {
+  const ms = (from: EpochMs, to: EpochMs) => Math.max(0, Math.round(to - from));
+  return {
+    ...(m.model ? { model: m.model } : {}),
+    ...(m.firstWordAt !== null ? { firstWordMs: ms(m.turnStart, m.firstWordAt) } : {}),
+    ...(m.tokens !== undefined ? { tokens: m.tokens } : {}),
+    ...(m.firstPieceAt !== null ? { decodeMs: ms(m.firstPieceAt, m.doneAt) } : {}),
+  };
+}
+
 /** Puts `reads` first in the turn's list (newest first), once per passage. */
 function noteReads(list: UntrustedRead[], reads: readonly UntrustedRead[]): void {
   for (const read of [...reads].reverse()) {
@@ -82,6 +102,9 @@ export async function executeStep(input: StepInput): Promise<StepResult> {
   // A reply may use the free window, not only the reserve (A40).
   const maxTokens = stepMaxTokens(plan, agent.budgets.replyReserve);
   let streamed: string | null = null;
+  // For the reply's footer (A42): when the step's first piece and first visible text arrived.
+  let firstPieceAt: EpochMs | null = null;
+  let firstWordAt: EpochMs | null = null;
   const completion = await deps.engine.complete({
     messages: plan.prompt,
     maxTokens,
@@ -90,9 +113,11 @@ export async function executeStep(input: StepInput): Promise<StepResult> {
     jsonSchema: buildStepSchema(specs, maxTokens),
     signal: input.signal,
     onDelta: (delta) => {
+      firstPieceAt ??= deps.clock.now();
       const { text, grew } = message.push(delta);
       streamed = text;
       if (text !== null && grew) {
+        if (text.trim() !== '') firstWordAt ??= deps.clock.now();
         input.emit({ type: 'message.streamed', turnId: turn.id, step, text, done: false });
       }
     },
@@ -100,8 +125,11 @@ export async function executeStep(input: StepInput): Promise<StepResult> {
     onRestart: () => {
       message.reset();
       streamed = null;
+      firstPieceAt = null;
+      firstWordAt = null;
     },
   });
+  const doneAt = deps.clock.now();
   const raw = completion.text;
   const kept = cutReply(completion.finishReason, streamed, input.registry, specs);
   const parsed = kept ?? parseStep(raw, input.registry, specs);
@@ -180,6 +208,18 @@ export async function executeStep(input: StepInput): Promise<StepResult> {
             ...(cut ? { cut: true as const } : {}),
             ...(kept ? {} : { raw }),
             ...(reply !== undefined && input.continues ? { continues: input.continues } : {}),
+            ...(reply !== undefined
+              ? {
+                  stats: replyStats({
+                    model: deps.engine.modelId,
+                    turnStart: turn.startedAt,
+                    firstPieceAt,
+                    firstWordAt,
+                    doneAt,
+                    tokens: completion.completionTokens,
+                  }),
+                }
+              : {}),
           }
         : {
             ...base,

@@ -76,6 +76,31 @@ describe('runTurn basics', () => {
     expect(fx.store.steps.map((s) => s.ok)).toEqual([true, true]);
   });
 
+  it('A42: a reply carries how it was written — the model, the wait from Send to its first word (earlier steps included), its tokens and decoding time; no other message does', async () => {
+    const statsOf = async (outputs: string[]) => {
+      const fx = await createAgentFixture({ outputs });
+      const outcome = await runTurn(fx.deps, fx.agent.id, { type: 'user_message', text: 'Hi' });
+      expect(outcome.stopReason).toBe('end_turn');
+      const messages = [...fx.store.messages.values()];
+      const replies = messages.filter((m) => m.role === 'assistant' && m.text !== '');
+      expect(replies).toHaveLength(1);
+      for (const other of messages.filter((m) => m !== replies[0]))
+        expect(other.stats, `${other.role}: ${other.text}`).toBeUndefined();
+      return { stats: replies[0]!.stats!, fx };
+    };
+    const { stats, fx } = await statsOf([reply('Hello there, friend.')]);
+    expect(stats.model).toBe('fake-model');
+    expect(stats.tokens).toBe(fx.tokenizer.count(reply('Hello there, friend.')));
+    expect(Number.isInteger(stats.firstWordMs) && stats.firstWordMs! > 0).toBe(true);
+    expect(Number.isInteger(stats.decodeMs) && stats.decodeMs! > 0).toBe(true);
+    // A memory edit first: the user waited for that step too.
+    const { stats: later } = await statsOf([
+      step('core_memory_append', { label: 'human', content: 'Name: Ana.' }, true),
+      reply('Hello there, friend.'),
+    ]);
+    expect(later.firstWordMs!).toBeGreaterThan(stats.firstWordMs!);
+  });
+
   it('A10: a fault in the engine ends the turn with error and its code, never a throw', async () => {
     const fx = await createAgentFixture({ outputs: [new Error('boom')] });
     const outcome = await runTurn(fx.deps, fx.agent.id, { type: 'user_message', text: 'Hi' });

@@ -3,9 +3,9 @@
  * message's structure is refused at its path, before anything is written.
  */
 import { describe, expect, it } from 'vitest';
-import type { BlockVersion, CoreBlock } from '../model';
+import type { BlockVersion, CoreBlock, Message } from '../model';
 import { CheckFailure } from './checks';
-import { blockCheck, blockVersionCheck } from './record-checks';
+import { blockCheck, blockVersionCheck, messageCheck } from './record-checks';
 
 const block: CoreBlock = {
   agentId: 'agent-1',
@@ -60,6 +60,33 @@ describe('backup block labels (X231)', () => {
       expect(refusal(() => blockVersionCheck({ ...version, label }, 'blockHistory[3]')).path).toBe(
         'blockHistory[3].label',
       );
+    }
+  });
+});
+
+describe("a reply's stats in a backup (A42)", () => {
+  const reply: Message = {
+    id: 'm1',
+    agentId: 'agent-1',
+    seq: 1,
+    role: 'assistant',
+    text: 'Hello.',
+    at: 1,
+    inContext: true,
+    tokens: 3,
+    stats: { model: 'qwen-05b', firstWordMs: 1400, tokens: 12, decodeMs: 600 },
+  };
+
+  it('A42: a reply with its stats imports as it was; stats that are not counts are refused at their path', () => {
+    expect(messageCheck(reply, 'messages[0]').stats).toEqual(reply.stats);
+    for (const stats of [
+      { firstWordMs: -5 },
+      { tokens: 1.5 },
+      { decodeMs: 'fast' },
+      { model: 'm', extra: 1 },
+    ]) {
+      const path = refusal(() => messageCheck({ ...reply, stats }, 'messages[0]')).path;
+      expect(path.startsWith('messages[0].stats'), path).toBe(true);
     }
   });
 });

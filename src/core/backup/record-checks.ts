@@ -11,6 +11,7 @@ import type {
   DocumentMeta,
   Message,
   PassageSource,
+  ReplyStats,
   SamplingSettings,
   SettingRow,
   StepRecord,
@@ -171,6 +172,13 @@ const isTrue: Check<true> = (v, path) => (bool(v, path) ? true : fail(path, 'exp
 
 const toolCall = obj<ToolCall>({ name, arguments: record() });
 
+const replyStats = obj<ReplyStats>({
+  model: opt(name),
+  firstWordMs: opt(count),
+  tokens: opt(count),
+  decodeMs: opt(count),
+});
+
 export const messageCheck: Check<Message> = obj<Message>({
   id,
   agentId: id,
@@ -186,6 +194,7 @@ export const messageCheck: Check<Message> = obj<Message>({
   turnId: opt(id),
   cut: opt(isTrue),
   continues: opt(id),
+  stats: opt(replyStats),
   at: time,
   inContext: bool,
   tokens: count,

@@ -79,4 +79,49 @@ describe('ChatSession, one conversation at a time (U190)', () => {
     await session.open('a1', 'a1:trip');
     await vi.waitFor(() => expect(session.interrupted.map((t) => t.id)).toEqual(['tx']));
   });
+
+  it("U327: Show in chat opens the hit's conversation, widens the window to reach it, and asks the view to focus it", async () => {
+    const store = await openMemoryStore(`chat-show-message-${Date.now()}`);
+    await store.apply(createAgentRecord({ id: 'a1', name: 'Ada', now: 1 }).changes);
+    await store.apply({
+      conversations: [
+        { id: 'a1:trip', agentId: 'a1', title: 'Trip', createdAt: 5, updatedAt: 5 },
+        { id: 'a1:garden', agentId: 'a1', title: 'Garden', createdAt: 5, updatedAt: 5 },
+      ],
+    });
+    const message = (i: number) => ({
+      id: `m${i}`,
+      agentId: 'a1',
+      conversationId: i <= 7 ? 'a1:trip' : 'a1:garden',
+      role: 'user' as const,
+      text: `message ${i}`,
+      at: 10 + i,
+      inContext: true,
+      tokens: 3,
+    });
+    const { messages } = await store.apply({ messages: [1, 2, 3, 4, 5, 6, 7, 8].map(message) });
+    const session = new ChatSession({
+      store,
+      search: { removeMessages: () => Promise.resolve(), indexMessages: () => Promise.resolve() },
+      lock: new MemoryTurnLock(),
+      modelReady: () => true,
+      run: () => Promise.reject(new Error('no turn runs here')),
+      windowSize: 2,
+    });
+    await session.open('a1', 'a1:garden');
+    const ids = () => session.messages.map((m) => m.id);
+    await vi.waitFor(() => expect(ids()).toEqual(['m8']));
+
+    // The second message of "trip": five newer ones in its conversation, so three pages of two.
+    const target = messages.find((m) => m.id === 'm2')!;
+    expect(await session.showMessage(target)).toBe(true);
+    expect(session.conversationId).toBe('a1:trip');
+    expect(ids()).toEqual(['m2', 'm3', 'm4', 'm5', 'm6', 'm7']);
+    expect(session.focusId).toBe('m2');
+    await vi.waitFor(() => expect(session.olderCount).toBe(1));
+
+    // Another agent's message is refused and changes nothing.
+    expect(await session.showMessage({ ...target, agentId: 'a2' })).toBe(false);
+    expect(session.conversationId).toBe('a1:trip');
+  });
 });

@@ -13,6 +13,7 @@ import type { TurnEvent, TurnOutcome, TurnTrigger } from '../../core/agent/turn-
 import type { DeleteMessagesDeps } from '../../core/agent/delete-messages';
 import { AppError } from '../../core/errors';
 import {
+  conversationOf,
   type AgentId,
   type ConversationId,
   type Message,
@@ -112,6 +113,8 @@ export class ChatSession {
   /** Steps of the turn in progress. */
   liveSteps = $state.raw<StepView[]>([]);
   lastPlan = $state.raw<ContextPlan | null>(null);
+  /** A message the chat view should scroll to and mark, then clear (U327). */
+  focusId = $state<MessageId | null>(null);
   pressure = $state<Pressure>('ok');
   error = $state.raw<ChatError | null>(null);
   /** True when another tab is running this agent right now. */
@@ -268,6 +271,31 @@ export class ChatSession {
     if (!agentId || this.olderCount === 0) return Promise.resolve();
     this.shownLimit += this.windowSize;
     return new Promise((resolve) => this.watchMessages(agentId, resolve));
+  }
+
+  /**
+   * Shows `message` in its conversation's chat (a recall hit's "Show in chat", U327): opens that
+   * conversation (the caller selects it in the list too), widens the shown window to reach the
+   * message, and sets `focusId` for the chat view to scroll to. Resolves false when the message
+   * is not the open agent's.
+   */
+  async showMessage(
+    message: Pick<Message, 'id' | 'agentId' | 'seq' | 'conversationId'>,
+  ): Promise<boolean> {
+    const agentId = this.agentId;
+    if (agentId === null || message.agentId !== agentId) return false;
+    const conversationId = conversationOf(message);
+    await this.open(agentId, conversationId);
+    if (this.agentId !== agentId || this.conversationId !== conversationId) return false;
+    const fromTarget = await this.deps.store.countMessages(agentId, {
+      conversationId,
+      fromSeq: message.seq,
+    });
+    const pages = Math.max(1, Math.ceil(fromTarget / this.windowSize));
+    this.shownLimit = Math.max(this.shownLimit, pages * this.windowSize);
+    await new Promise<void>((resolve) => this.watchMessages(agentId, resolve));
+    this.focusId = message.id;
+    return true;
   }
 
   private watchMessages(agentId: AgentId, onFirst?: () => void): void {
