@@ -134,6 +134,26 @@ describe('EndpointEngine', () => {
     expect((call?.init.headers as Record<string, string>).Authorization).toBe('Bearer sk-test');
   });
 
+  it('U328: a llama.cpp stream without `usage` still says the tokens generated, from its timings', async () => {
+    const engine = await loaded({
+      'POST /v1/chat/completions': () =>
+        sse([
+          chunk('{"a"'),
+          JSON.stringify({
+            choices: [{ delta: { content: ':1}' }, finish_reason: 'stop' }],
+            timings: { prompt_n: 40, predicted_n: 5, cache_n: 30 },
+          }),
+          '[DONE]',
+        ]),
+    });
+    const result = await engine.complete({
+      messages: [{ role: 'user', content: 'hi' }],
+      maxTokens: 64,
+      onDelta: () => {},
+    });
+    expect(result).toMatchObject({ text: '{"a":1}', completionTokens: 5, cachedTokens: 30 });
+  });
+
   it('E53: sends the temperature and top-p as `temperature` and `top_p`, and nothing when unset', async () => {
     const calls: Recorded[] = [];
     const engine = await loaded(

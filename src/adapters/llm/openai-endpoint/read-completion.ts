@@ -202,8 +202,11 @@ interface Usage {
   prompt_tokens?: number;
   completion_tokens?: number;
   prompt_tokens_details?: { cached_tokens?: number };
-  /** llama.cpp server's own counters (`cache_n`: prompt tokens reused). */
-  timings?: { cache_n?: number; prompt_n?: number };
+  /**
+   * llama.cpp server's own counters (`cache_n`: prompt tokens reused; `predicted_n`: tokens
+   * generated — a streamed reply has no `usage` unless asked for, but has these).
+   */
+  timings?: { cache_n?: number; prompt_n?: number; predicted_n?: number };
 }
 
 interface StreamChunk {
@@ -217,7 +220,8 @@ function result(text: string, finish: string | null, usage: Usage | undefined): 
   const cached =
     positive(usage?.prompt_tokens_details?.cached_tokens) ?? positive(usage?.timings?.cache_n);
   const prompt = positive(usage?.prompt_tokens);
-  const completion = positive(usage?.completion_tokens);
+  // The reply's speed under it (U328) needs the tokens generated.
+  const completion = positive(usage?.completion_tokens) ?? positive(usage?.timings?.predicted_n);
   return {
     text,
     finishReason: finish === 'length' ? 'length' : 'stop',
