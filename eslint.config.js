@@ -48,6 +48,33 @@ const UI_NO_DEXIE = {
     "src/ui reaches storage through ports: watch a query with the store's `watch` (core/ports/live-queries), not Dexie.",
 };
 
+/**
+ * A folder of pure code (no platform globals, no packages, nothing from the shells), its tests
+ * aside; `more` adds patterns of its own.
+ */
+function pureFolder(folder, { packages, shells, more = [] }) {
+  return {
+    files: [`${folder}/**/*.ts`],
+    ignores: [`${folder}/**/*.test.ts`],
+    rules: {
+      'no-restricted-globals': ['error', ...impureGlobals],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '^[^.]', message: packages },
+            {
+              group: ['**/adapters/**', '**/ui/**', '**/workers/**', '**/rpc/**', '**/main'],
+              message: shells,
+            },
+            ...more,
+          ],
+        },
+      ],
+    },
+  };
+}
+
 export default tseslint.config(
   {
     ignores: [
@@ -88,57 +115,23 @@ export default tseslint.config(
       },
     },
   },
-  {
-    files: ['src/core/**/*.ts'],
-    ignores: ['src/core/**/*.test.ts'],
-    rules: {
-      'no-restricted-globals': ['error', ...impureGlobals],
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              regex: '^[^.]',
-              message: 'src/core imports only src/core (no packages): add a port instead.',
-            },
-            {
-              group: ['**/adapters/**', '**/ui/**', '**/workers/**', '**/rpc/**', '**/main'],
-              message: 'src/core imports only src/core: the shells depend on the core, not back.',
-            },
-            {
-              group: ['**/eval/**', '**/eval'],
-              message:
-                'src/core imports nothing from the memory evaluation (src/eval): the eval depends on the core, not back.',
-            },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    // The memory evaluation (replay, scoring, the turn-cost meter) is pure like the core and stands
-    // on it; the bench, the tests and the in-app Memory check import it (issue 38, ADR 0207).
-    files: ['src/eval/**/*.ts'],
-    ignores: ['src/eval/**/*.test.ts'],
-    rules: {
-      'no-restricted-globals': ['error', ...impureGlobals],
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              regex: '^[^.]',
-              message: 'src/eval imports only src/core and itself (no packages).',
-            },
-            {
-              group: ['**/adapters/**', '**/ui/**', '**/workers/**', '**/rpc/**', '**/main'],
-              message: 'src/eval stands on src/core only; the shells import it, not back.',
-            },
-          ],
-        },
-      ],
-    },
-  },
+  pureFolder('src/core', {
+    packages: 'src/core imports only src/core (no packages): add a port instead.',
+    shells: 'src/core imports only src/core: the shells depend on the core, not back.',
+    more: [
+      {
+        group: ['**/eval/**', '**/eval'],
+        message:
+          'src/core imports nothing from the memory evaluation (src/eval): the eval depends on the core, not back.',
+      },
+    ],
+  }),
+  // The memory evaluation (replay, scoring, the turn-cost meter) is pure like the core and stands
+  // on it; the bench, the tests and the in-app Memory check import it (issue 38, ADR 0207).
+  pureFolder('src/eval', {
+    packages: 'src/eval imports only src/core and itself (no packages).',
+    shells: 'src/eval stands on src/core only; the shells import it, not back.',
+  }),
   {
     // The worker protocol is shared by both ends; it depends on nothing that implements it (W8).
     files: ['src/rpc/**/*.ts'],
