@@ -202,13 +202,26 @@ test('U328: under a reply, the model that wrote it, the wait for its first word 
   await send(page, 'Which cake, and how long?', 90_000);
   const answer = page.getByTestId('assistant-message').last();
   await expect(answer).toContainText('Lemon cake');
+  // On demand: the line shows after "Details", and goes again.
+  await expect(answer.getByTestId('reply-stats')).toHaveCount(0);
+  const details = answer.getByRole('button', { name: /^Reply details/ });
+  await details.click();
+  await expect(details).toHaveAttribute('aria-expanded', 'true');
   await expect(answer.getByTestId('reply-stats')).toHaveText(
     /^scripted[^·]* · first word \d+(\.\d)? (s|min( \d+ s)?) · \d+(\.\d)? tokens\/s$/,
   );
   // My own message has no such line.
-  await expect(page.getByTestId('user-message').last().getByTestId('reply-stats')).toHaveCount(0);
+  await expect(
+    page
+      .getByTestId('user-message')
+      .last()
+      .getByRole('button', { name: /^Reply details/ }),
+  ).toHaveCount(0);
   await shoot(page, 'reply-stats-1280x800');
   await page.setViewportSize({ width: 390, height: 844 });
   await answer.scrollIntoViewIfNeeded();
   await shoot(page, 'reply-stats-390x844');
+  expect(await seriousViolations(page)).toEqual([]);
+  await details.click();
+  await expect(answer.getByTestId('reply-stats')).toHaveCount(0);
 });
