@@ -45,6 +45,7 @@ import { isServerModel } from './adapters/llm/openai-endpoint/endpoint-engine';
 import { PwaState } from './ui/state/pwa.svelte';
 import { Router } from './ui/state/router.svelte';
 import { startChatSession } from './app/chat-session';
+import { suggestTitle } from './core/agent/suggest-title';
 import { startDocuments } from './app/documents';
 import type { E2eBuild } from './app/e2e-build';
 import { embedModelFor, startEmbeddingChoice } from './app/embedding-choice';
@@ -204,6 +205,8 @@ async function bootMemory(): Promise<MemoryServices> {
     lock,
     clock,
     newId: () => ids.next('conversation'),
+    suggestTitle: (first) => suggestTitle(llm, first),
+    modelReady: () => models.state.loaded !== null,
   });
   session = startChatSession({
     ...shared,

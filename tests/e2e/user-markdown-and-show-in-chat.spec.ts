@@ -225,3 +225,32 @@ test('U328: under a reply, the model that wrote it, the wait for its first word 
   await details.click();
   await expect(answer.getByTestId('reply-stats')).toHaveCount(0);
 });
+
+test('U329: Rename → Suggest puts the title the loaded model writes into the field; Save keeps it', async ({
+  page,
+  shoot,
+}) => {
+  test.setTimeout(180_000);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto('/#/chat');
+  await createAgent(page, 'Juniper');
+  await loadScriptedModel(page);
+  await dismissToast(page);
+  await script(page, reply('Good luck at the vet on Friday!'));
+  await send(page, 'Hello! My cat Pixel sees Dr. Okafor on Friday.', 90_000);
+  const list = page.getByTestId('conversation-list');
+  const row = page.getByTestId('conversation-row').first();
+  await row.getByRole('button', { name: /^Rename/ }).click();
+  const field = row.getByRole('textbox');
+  // What the model writes for the title request (its own JSON schema).
+  await script(page, JSON.stringify({ title: 'Pixel’s vet visit' }));
+  await row.getByRole('button', { name: 'Suggest a title with the model' }).click();
+  await expect(field).toHaveValue('Pixel’s vet visit');
+  await expect(field).toBeFocused();
+  // Suggested, not saved: the header still has the old title until Save.
+  await expect(page.getByTestId('chat-title')).not.toHaveText('Pixel’s vet visit');
+  await shoot(page, 'suggest-title-1280x800');
+  expect(await seriousViolations(page)).toEqual([]);
+  await list.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByTestId('chat-title')).toHaveText('Pixel’s vet visit');
+});

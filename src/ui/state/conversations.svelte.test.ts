@@ -170,4 +170,55 @@ describe('ConversationsState', () => {
     expect(await store.getConversation(id)).toBeDefined();
     await release?.();
   });
+
+  it("U329: Suggest asks the model with the chat's first exchange, under the turn lock, and saves nothing itself", async () => {
+    const store = new InMemoryStore();
+    await store.apply(createAgentRecord({ id: 'a1', name: 'Ada', now: 1 }).changes);
+    const lock = new MemoryTurnLock();
+    const asked: unknown[] = [];
+    let loaded = true;
+    const state = new ConversationsState({
+      store,
+      search: new InMemorySearch(store),
+      lock,
+      clock: { now: () => 100 },
+      newId: () => 'c1',
+      modelReady: () => loaded,
+      suggestTitle: (first) => {
+        asked.push(first);
+        return Promise.resolve('Pixel’s vet visit');
+      },
+    });
+    await state.open('a1');
+    const id = defaultConversationId('a1');
+    expect(await state.suggestTitle(id)).toEqual({
+      ok: false,
+      error: 'This chat has no message to name it after yet.',
+    });
+    const base = { agentId: 'a1', conversationId: id, inContext: true, tokens: 3 };
+    await store.apply({
+      messages: [
+        { ...base, id: 'u1', role: 'user', text: 'Pixel sees Dr. Okafor on Friday.', at: 2 },
+        { ...base, id: 'r1', role: 'assistant', text: 'Good luck at the vet!', at: 3 },
+        { ...base, id: 'u2', role: 'user', text: 'Thanks!', at: 4 },
+      ],
+    });
+    expect(await state.suggestTitle(id)).toEqual({ ok: true, title: 'Pixel’s vet visit' });
+    expect(asked).toEqual([
+      { user: 'Pixel sees Dr. Okafor on Friday.', reply: 'Good luck at the vet!' },
+    ]);
+    // Nothing is saved until the user saves it.
+    expect((await store.listConversations('a1')).map((c) => c.title)).not.toContain(
+      'Pixel’s vet visit',
+    );
+    // A turn holds the engine: no second request runs beside it.
+    const release = await lock.acquire('a1');
+    expect((await state.suggestTitle(id)).ok).toBe(false);
+    expect(asked).toHaveLength(1);
+    release?.();
+    // Without a loaded model, the form offers no Suggest.
+    expect(state.canSuggest).toBe(true);
+    loaded = false;
+    expect(state.canSuggest).toBe(false);
+  });
 });

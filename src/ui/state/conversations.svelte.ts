@@ -10,6 +10,7 @@ import {
   restoreConversation,
   type DeleteConversationDeps,
 } from '../../core/agent/delete-conversation';
+import { firstExchange, type FirstExchange } from '../../core/agent/suggest-title';
 import { AppError } from '../../core/errors';
 import {
   defaultConversationId,
@@ -43,6 +44,7 @@ export interface ConversationsDeps {
     | 'deleteConversation'
     | 'restoreConversation'
     | 'watch'
+    | 'queryMessages'
   >;
   search: DeleteConversationDeps['search'];
   clock: Clock;
@@ -50,6 +52,10 @@ export interface ConversationsDeps {
   newId: () => string;
   /** Delete and Undo run under the agent's turn lock, never under another tab's turn (X5). */
   lock: TurnLock;
+  /** Asks the loaded model for a title (U329); absent where no model can. */
+  suggestTitle?: (first: FirstExchange) => Promise<string>;
+  /** Whether a chat model is loaded now, so "Suggest" can be offered. */
+  modelReady?: () => boolean;
 }
 
 export class ConversationsState {
@@ -197,6 +203,38 @@ export class ConversationsState {
    * Renames a conversation. Resolves with null when saved, or the reason in words (empty,
    * too long, gone) — nothing is written then.
    */
+  /** Whether the rename form can offer "Suggest" (a model is loaded to write it). */
+  get canSuggest(): boolean {
+    return this.deps.suggestTitle !== undefined && (this.deps.modelReady?.() ?? false);
+  }
+
+  /**
+   * A title the loaded model writes for conversation `id` from its first exchange (U329), for
+   * the rename field — nothing is saved until the user saves it. Runs under the agent's turn
+   * lock, so it never shares the engine with a turn; a failure comes back in words.
+   */
+  async suggestTitle(
+    id: ConversationId,
+  ): Promise<{ ok: true; title: string } | { ok: false; error: string }> {
+    const agentId = this.agentId;
+    const suggest = this.deps.suggestTitle;
+    if (!agentId || !suggest)
+      return { ok: false, error: 'No chat model can suggest a title here.' };
+    const release = await this.deps.lock.acquire(agentId);
+    if (!release) {
+      return { ok: false, error: 'A reply is being written; try again when it has finished.' };
+    }
+    try {
+      const first = await firstExchange(this.deps.store, agentId, id);
+      if (!first) return { ok: false, error: 'This chat has no message to name it after yet.' };
+      return { ok: true, title: await suggest(first) };
+    } catch (error) {
+      return { ok: false, error: describeError(error).what };
+    } finally {
+      release();
+    }
+  }
+
   async rename(id: ConversationId, input: string): Promise<string | null> {
     const check = checkTitle(input);
     if (!check.ok) return check.error;
