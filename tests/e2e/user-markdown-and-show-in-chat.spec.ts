@@ -139,7 +139,11 @@ test('U327: a recall hit opens its message in its own chat, 240 messages up, fro
   }));
   rows.push({ role: 'user', text: 'Tomatoes go in the sunny bed.', conversationId: newer.id });
   await seed(page, agentId, rows, [older, newer]);
-  await page.reload();
+  // The garden chat is the one open.
+  await page
+    .getByTestId('conversation-list')
+    .getByRole('button', { name: /^Garden plans/ })
+    .click();
   await expect(page.getByTestId('chat-title')).toHaveText('Garden plans');
 
   // From the Memory screen.

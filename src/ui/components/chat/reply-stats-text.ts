@@ -30,7 +30,9 @@ export function replyStatsText(
   const parts = [
     stats.model ? modelName(stats.model) : null,
     stats.firstWordMs !== undefined ? `first word ${formatWait(stats.firstWordMs)}` : null,
-    rate !== null ? `${rate >= 10 ? Math.round(rate) : rate.toFixed(1)} tokens/s` : null,
+    rate !== null
+      ? `${rate >= 10 ? Math.round(rate).toLocaleString('en') : rate.toFixed(1)} tokens/s`
+      : null,
   ].filter((part): part is string => part !== null);
   return parts.length > 0 ? parts.join(' · ') : null;
 }
