@@ -212,7 +212,7 @@ test('U328: under a reply, the model that wrote it, the wait for its first word 
   await details.click();
   await expect(details).toHaveAttribute('aria-expanded', 'true');
   await expect(answer.getByTestId('reply-stats')).toHaveText(
-    /^scripted[^·]* · first word \d+(\.\d)? (s|min( \d+ s)?) · \d+(\.\d)? tokens\/s$/,
+    /^scripted[^·]* · first word \d+(\.\d)? (s|min( \d+ s)?) · [\d,]+(\.\d)? tokens\/s$/,
   );
   // My own message has no such line.
   await expect(
