@@ -59,6 +59,18 @@ async function seed(page: Page, agentId: string, rows: Seeded[], conversations: 
   );
 }
 
+/** A new agent on the scripted model at 1280×800, after one message and its scripted reply. */
+async function firstExchange(page: Page, message: string, answer: string): Promise<void> {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto('/#/chat');
+  await createAgent(page, 'Juniper');
+  await loadScriptedModel(page);
+  await dismissToast(page);
+  await script(page, reply(answer));
+  // The first turn may wait for the embedding model to load (see `send`).
+  await send(page, message, 90_000);
+}
+
 test('U326: my own Markdown is formatted like a reply; raw HTML stays text; Copy takes what I typed', async ({
   page,
   context,
@@ -196,14 +208,11 @@ test('U328: under a reply, the model that wrote it, the wait for its first word 
   shoot,
 }) => {
   test.setTimeout(180_000);
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await page.goto('/#/chat');
-  await createAgent(page, 'Juniper');
-  await loadScriptedModel(page);
-  await dismissToast(page);
-  await script(page, reply('Lemon cake it is: bake it at 180 °C for 35 minutes.'));
-  // The first turn may wait for the embedding model to load (see `send`).
-  await send(page, 'Which cake, and how long?', 90_000);
+  await firstExchange(
+    page,
+    'Which cake, and how long?',
+    'Lemon cake it is: bake it at 180 °C for 35 minutes.',
+  );
   const answer = page.getByTestId('assistant-message').last();
   await expect(answer).toContainText('Lemon cake');
   // On demand: the line shows after "Details", and goes again.
@@ -235,13 +244,11 @@ test('U329: Rename → Suggest puts the title the loaded model writes into the f
   shoot,
 }) => {
   test.setTimeout(180_000);
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await page.goto('/#/chat');
-  await createAgent(page, 'Juniper');
-  await loadScriptedModel(page);
-  await dismissToast(page);
-  await script(page, reply('Good luck at the vet on Friday!'));
-  await send(page, 'Hello! My cat Pixel sees Dr. Okafor on Friday.', 90_000);
+  await firstExchange(
+    page,
+    'Hello! My cat Pixel sees Dr. Okafor on Friday.',
+    'Good luck at the vet on Friday!',
+  );
   const list = page.getByTestId('conversation-list');
   const row = page.getByTestId('conversation-row').first();
   await row.getByRole('button', { name: /^Rename/ }).click();

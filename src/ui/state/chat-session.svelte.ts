@@ -10,7 +10,6 @@ import type { QuerySubscription } from '../../core/ports/live-queries';
 import type { ContextPlan } from '../../core/context/plan-context';
 import type { Pressure } from '../../core/context/queue-manager';
 import type { TurnEvent, TurnOutcome, TurnTrigger } from '../../core/agent/turn-events';
-import type { DeleteMessagesDeps } from '../../core/agent/delete-messages';
 import { AppError } from '../../core/errors';
 import {
   conversationOf,
@@ -22,11 +21,10 @@ import {
   type TurnId,
   type TurnRecord,
 } from '../../core/model';
-import type { MemoryStore } from '../../core/ports/memory-store';
-import type { TurnLock } from '../../core/ports/turn-lock';
 import { errorCopy } from '../error-copy';
 import { shownTurnIds, stepView, STOP_COPY, type ChatError, type StepView } from './turn-view';
-import { highlightKey, type HighlightSink } from './highlights.svelte';
+import { highlightKey } from './highlights.svelte';
+import type { ChatSessionDeps } from './chat-session-deps';
 import { latestTurn, type LatestTurn, type UndoableDelete } from './message-actions';
 import { MessageEdits } from './message-edits.svelte';
 import { keepUnchanged } from './keep-unchanged';
@@ -38,51 +36,7 @@ export { stepView, type ChatError, type StepView } from './turn-view';
 export type { UndoableDelete } from './message-actions';
 export type { HighlightSink } from './highlights.svelte';
 
-/** Runs one turn of an agent (main.ts wraps the core's `runTurn` with its deps). */
-export type TurnRunner = (
-  agentId: AgentId,
-  trigger: TurnTrigger,
-  options: {
-    onEvent: (event: TurnEvent) => void;
-    signal: AbortSignal;
-    /** The conversation the turn runs in (A22); absent: the agent's most recent one. */
-    conversationId?: ConversationId;
-  },
-) => Promise<TurnOutcome>;
-
-export interface ChatSessionDeps {
-  store: MemoryStore;
-  /** Deleting a message takes it out of search too, and Undo puts it back (U185, ADR 0143). */
-  search: DeleteMessagesDeps['search'];
-  run: TurnRunner;
-  lock: TurnLock;
-  /** Whether a chat model is loaded (the chat says "go to Models" when not). */
-  modelReady: () => boolean;
-  /** Whether a chat model is downloading or loading now (the chat says so instead, U206). */
-  modelLoading?: () => boolean;
-  /**
-   * The chat model's last download or load that failed or was cancelled, while none is loaded
-   * (U322): the chat says which model, why, and offers Retry, where the user is.
-   */
-  modelFailure?: () => ModelFailure | null;
-  /** Tries that download again (the chat's Retry, U322). */
-  retryModel?: (modelId: string) => void;
-  /**
-   * Prepares an agent on open: marks its interrupted turns (core `recoverInterruptedTurns`) and
-   * loads its search indexes.
-   */
-  prepare?: (agentId: AgentId) => Promise<void>;
-  highlights?: HighlightSink;
-  /** Called whenever a turn ends, so a queued app update can install (P8). */
-  onGenerationEnded?: () => void;
-  /** Messages shown in the chat at first (the newest), and how many more "show earlier" adds. */
-  windowSize?: number;
-  /**
-   * Runs `callback` before the next paint (U290); `requestAnimationFrame` in a page, a microtask
-   * where there is none (Node tests).
-   */
-  nextFrame?: (callback: () => void) => void;
-}
+export type { ChatSessionDeps, TurnRunner } from './chat-session-deps';
 
 /** Codes whose message is the specific, plain-words account the notice points to (U291). */
 const DETAIL_CODES = /^(endpoint_|reply_too_long$)/;
