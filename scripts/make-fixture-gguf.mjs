@@ -173,12 +173,12 @@ export function buildVocabulary() {
 // ---------------------------------------------------------------------------------------------
 // GGUF v3 writer (little-endian): header, metadata key/values, tensor infos, aligned data.
 
-const ALIGNMENT = 32;
-const T = { UINT32: 4, INT32: 5, FLOAT32: 6, BOOL: 7, STRING: 8, ARRAY: 9, UINT64: 10 };
+export const ALIGNMENT = 32;
+export const T = { UINT32: 4, INT32: 5, FLOAT32: 6, BOOL: 7, STRING: 8, ARRAY: 9, UINT64: 10 };
 const GGML_F32 = 0;
 const GGML_F16 = 1;
 
-class Writer {
+export class Writer {
   chunks = [];
   length = 0;
   push(bytes) {
@@ -216,7 +216,7 @@ class Writer {
   }
 }
 
-function writeValue(w, type, value) {
+export function writeValue(w, type, value) {
   switch (type) {
     case T.UINT32:
       return w.u32(value);
@@ -234,7 +234,7 @@ function writeValue(w, type, value) {
 }
 
 /** IEEE 754 half precision, round to nearest even (weights are small normals: no overflow). */
-function toHalf(value) {
+export function toHalf(value) {
   const f = new Float32Array([value]);
   const x = new Uint32Array(f.buffer)[0];
   const sign = (x >>> 16) & 0x8000;
@@ -257,6 +257,38 @@ function toHalf(value) {
   return sign | half;
 }
 
+/**
+ * The GGUF v3 header: magic, version, counts, the metadata key/values and the tensor infos, padded
+ * to the alignment. `tensors` are `{ name, dims, type, byteLength }`; their data follows the header
+ * in the same order, each padded to the alignment.
+ */
+export function writeHeader(w, kv, tensors) {
+  w.push(Buffer.from('GGUF', 'latin1'));
+  w.u32(3);
+  w.u64(tensors.length);
+  w.u64(kv.length);
+  for (const [key, type, value] of kv) {
+    w.str(key);
+    w.u32(type);
+    if (type === T.ARRAY) {
+      const [elementType, items] = value;
+      w.u32(elementType);
+      w.u64(items.length);
+      for (const item of items) writeValue(w, elementType, item);
+    } else writeValue(w, type, value);
+  }
+  let offset = 0;
+  for (const t of tensors) {
+    w.str(t.name);
+    w.u32(t.dims.length);
+    for (const d of t.dims) w.u64(d);
+    w.u32(t.type);
+    w.u64(offset);
+    offset += Math.ceil(t.byteLength / ALIGNMENT) * ALIGNMENT;
+  }
+  w.pad();
+}
+
 export function buildGguf() {
   const f = FIXTURE;
   const vocab = buildVocabulary();
@@ -270,12 +302,12 @@ export function buildGguf() {
   const matrix = (name, ne0, ne1) => {
     const data = Buffer.alloc(ne0 * ne1 * 2);
     for (let i = 0; i < ne0 * ne1; i++) data.writeUInt16LE(toHalf(normal() * f.std), i * 2);
-    tensors.push({ name, dims: [ne0, ne1], type: GGML_F16, data });
+    tensors.push({ name, dims: [ne0, ne1], type: GGML_F16, data, byteLength: data.length });
   };
   const norm = (name) => {
     const data = Buffer.alloc(f.embedding * 4);
     for (let i = 0; i < f.embedding; i++) data.writeFloatLE(1, i * 4);
-    tensors.push({ name, dims: [f.embedding], type: GGML_F32, data });
+    tensors.push({ name, dims: [f.embedding], type: GGML_F32, data, byteLength: data.length });
   };
   matrix('token_embd.weight', f.embedding, nVocab);
   for (let b = 0; b < f.blocks; b++) {
@@ -320,31 +352,7 @@ export function buildGguf() {
   ];
 
   const w = new Writer();
-  w.push(Buffer.from('GGUF', 'latin1'));
-  w.u32(3);
-  w.u64(tensors.length);
-  w.u64(kv.length);
-  for (const [key, type, value] of kv) {
-    w.str(key);
-    w.u32(type);
-    if (type === T.ARRAY) {
-      const [elementType, items] = value;
-      w.u32(elementType);
-      w.u64(items.length);
-      for (const item of items) writeValue(w, elementType, item);
-    } else writeValue(w, type, value);
-  }
-  let offset = 0;
-  for (const t of tensors) {
-    w.str(t.name);
-    w.u32(t.dims.length);
-    for (const d of t.dims) w.u64(d);
-    w.u32(t.type);
-    w.u64(offset);
-    t.offset = offset;
-    offset += Math.ceil(t.data.length / ALIGNMENT) * ALIGNMENT;
-  }
-  w.pad();
+  writeHeader(w, kv, tensors);
   for (const t of tensors) {
     w.push(t.data);
     w.pad();

@@ -5,6 +5,7 @@
  */
 import { WllamaEngine } from '../../src/adapters/llm/wllama/wllama-engine';
 import type { ChatTurn } from '../../src/core/ports/llm-engine';
+import { longSystem } from '../lib/long-prompt';
 
 interface Timed {
   ttftMs: number;
@@ -39,29 +40,30 @@ async function timed(
   };
 }
 
-/** ~1,000 tokens of the fixture's vocabulary: prompt-like English in numbered lines. */
-function longSystem(seed: string): string {
-  const lines: string[] = [`${seed}: You are Loci, a private companion with memory.`];
-  for (let i = 0; lines.join('\n').length < 2600; i += 1) {
-    lines.push(`- Memory ${i}: the user has a sister who lives in Lisbon and likes green tea.`);
-  }
-  return lines.join('\n');
+export interface CpuRunOptions {
+  /** Served path of the GGUF (default the fixture). */
+  modelPath?: string;
+  /** Length of the cold prompt's system text in characters (default 2,600). */
+  promptChars?: number;
+  /** Skip the cached-prefix request (the shaped-model runs only need the cold one). */
+  coldOnly?: boolean;
 }
 
-async function run(threads: number) {
+async function run(threads: number, options: CpuRunOptions = {}) {
+  const modelPath = options.modelPath ?? '/models/fixture.gguf';
   const engine = new WllamaEngine(
-    { urls: [new URL('/models/fixture.gguf', location.href).href], contextWindow: 4096, threads },
+    { urls: [new URL(modelPath, location.href).href], contextWindow: 4096, threads },
     {
       wasmUrl: new URL('/wllama/wllama.wasm', location.href).href,
       isolated: crossOriginIsolated,
       cores: threads * 2,
     },
   );
-  await engine.load('loci-fixture-llama');
+  await engine.load(modelPath.replace(/^.*\//, ''));
   const runtime = engine.runtime();
   // Warm-up (first request compiles nothing, but pages in the weights).
   await timed(engine, [{ role: 'user', content: 'Hello.' }], 8);
-  const system = longSystem('A');
+  const system = longSystem('A', options.promptChars);
   // Cold: a system text the cache has never seen. Decode speed from the same request.
   const cold = await timed(
     engine,
@@ -72,15 +74,17 @@ async function run(threads: number) {
     64,
   );
   // Warm: the same system text and history, one new user message at the end.
-  const warm = await timed(
-    engine,
-    [
-      { role: 'system', content: system },
-      { role: 'user', content: 'Hi.' },
-      { role: 'user', content: 'And again.' },
-    ],
-    64,
-  );
+  const warm = options.coldOnly
+    ? cold
+    : await timed(
+        engine,
+        [
+          { role: 'system', content: system },
+          { role: 'user', content: 'Hi.' },
+          { role: 'user', content: 'And again.' },
+        ],
+        64,
+      );
   await engine.unload();
   const decodeMs = cold.totalMs - cold.ttftMs;
   return {

@@ -7,6 +7,7 @@ import { EndpointEngine } from '../../src/adapters/llm/openai-endpoint/endpoint-
 import { LOOPBACK_SOURCES } from '../../src/adapters/llm/openai-endpoint/server-sources';
 import { WllamaEngine } from '../../src/adapters/llm/wllama/wllama-engine';
 import type { ChatTurn, LlmEngine } from '../../src/core/ports/llm-engine';
+import { longSystem } from '../lib/long-prompt';
 
 interface Timed {
   ttftMs: number;
@@ -35,15 +36,6 @@ async function timed(engine: LlmEngine, messages: ChatTurn[], maxTokens: number)
     promptTokens: result.promptTokens ?? 0,
     completionTokens: result.completionTokens ?? pieces,
   };
-}
-
-/** The same prompt as bench/browser/llm-cpu-entry.ts: ~1,000 fixture tokens. */
-function longSystem(seed: string): string {
-  const lines: string[] = [`${seed}: You are Loci, a private companion with memory.`];
-  for (let i = 0; lines.join('\n').length < 2600; i += 1) {
-    lines.push(`- Memory ${i}: the user has a sister who lives in Lisbon and likes green tea.`);
-  }
-  return lines.join('\n');
 }
 
 async function measure(engine: LlmEngine, seed: string) {

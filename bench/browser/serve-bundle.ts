@@ -2,7 +2,8 @@
  * Bundles a browser entry with esbuild (shipped with Vite) into a temp dir and serves it with a
  * tiny page on http://127.0.0.1 (a secure context, as IndexedDB quota and WebGPU want).
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -47,10 +48,16 @@ export async function serveBundle(
         : extra
           ? 'application/octet-stream'
           : 'text/html';
-    readFile(extra ?? path.join(dir, file)).then(
-      (body) => {
-        res.writeHead(200, { 'content-type': type, ...options.headers });
-        res.end(body);
+    // Streamed, so a model file of a gigabyte is never held in the server's memory.
+    const at = extra ?? path.join(dir, file);
+    stat(at).then(
+      (info) => {
+        res.writeHead(200, {
+          'content-type': type,
+          'content-length': info.size,
+          ...options.headers,
+        });
+        createReadStream(at).pipe(res);
       },
       (error: unknown) => {
         res.writeHead(500);

@@ -28,10 +28,15 @@ export interface WllamaEngineOptions {
   cores: number;
 }
 
-/** Threads for llama.cpp: half the cores (at most 8) when isolated, else one (rule E42). */
+/**
+ * Threads for llama.cpp when isolated (else one): half the logical cores — the physical ones on a
+ * machine with two threads per core — but two wherever there are two, at most 8 (rule E42). Half
+ * of two left a two-core machine's prefill at 0.55× of what both cores give (ADR 0210).
+ */
 export function threadsFor(isolated: boolean, cores: number, wanted?: number): number {
   if (!isolated) return 1;
-  return Math.max(1, Math.min(8, wanted ?? Math.floor(cores / 2)));
+  const half = Math.max(Math.min(2, cores), Math.floor(cores / 2));
+  return Math.max(1, Math.min(8, wanted ?? half));
 }
 
 /**
