@@ -87,4 +87,20 @@ describe('conversation titles (U189)', () => {
     expect(titleFromMessage('history of Rome')).toBe('History of Rome');
     expect(titleFromMessage('Thanks!')).toBeNull();
   });
+
+  it('U294: a period after a title, an abbreviation or an initial does not end the clause', () => {
+    expect(titleFromMessage('I have an appointment with Dr. Lee on Monday about my knee.')).toBe(
+      'I have an appointment with Dr. Lee on Monday…',
+    );
+    expect(titleFromMessage('Recipes with herbs, e.g. basil and thyme, for a picnic')).toBe(
+      'Recipes with herbs',
+    );
+    expect(titleFromMessage('Notes on the essays of J. R. R. Tolkien. He wrote many.')).toBe(
+      'Notes on the essays of J. R. R. Tolkien',
+    );
+    // A sentence that ends is still a clause.
+    expect(titleFromMessage('My sister moved to Lisbon. She loves the tiles there.')).toBe(
+      'My sister moved to Lisbon',
+    );
+  });
 });

@@ -60,6 +60,27 @@ const FILLER =
   /^(please|can you|could you|would you|will you|help me|i want you to|i'd like you to|i would like you to)\b[\s,]*/i;
 /** Longer than this, a message is named after its first clause. */
 const CLAUSE_FROM = 32;
+/** Words a period follows without ending anything ("Dr. Lee", "e.g. tea"), lower case. */
+const ABBREVIATIONS = new Set(
+  'dr mr mrs ms mx prof st sr jr mt vs etc eg ie e.g i.e no approx dept fig ca cf'.split(' '),
+);
+
+/**
+ * The text before the first punctuation that ends a clause — a comma, semicolon, colon, "!" or
+ * "?", or a period that is not an abbreviation's or an initial's ("Dr.", "J.") — followed by a
+ * space or the end; null when there is none.
+ */
+function firstClause(text: string): string | null {
+  for (const match of text.matchAll(/[,;:.!?](?=\s|$)/gu)) {
+    const before = text.slice(0, match.index);
+    if (match[0] === '.') {
+      const word = (/(\S+)$/u.exec(before)?.[1] ?? '').toLowerCase();
+      if (ABBREVIATIONS.has(word) || /^\p{L}$/u.test(word)) continue;
+    }
+    return before.length > 0 ? before : null;
+  }
+  return null;
+}
 
 /**
  * A new chat's title from the words of a message (U294): its first line, spaces collapsed,
@@ -77,7 +98,7 @@ export function titleFromMessage(text: string): string | null {
   }
   rest = rest.trim();
   if (!/[\p{L}\p{N}]/u.test(rest)) return null;
-  const clause = /^(.+?)[,;:.!?](\s|$)/u.exec(rest)?.[1];
+  const clause = firstClause(rest);
   if ([...rest].length > CLAUSE_FROM && clause && clause.split(' ').length >= 3) rest = clause;
   rest = rest.charAt(0).toLocaleUpperCase() + rest.slice(1);
   const chars = [...rest];
