@@ -34,6 +34,11 @@ test.describe('app shell', () => {
     await expect(page.getByRole('heading', { name: 'Loci', level: 1 })).toBeVisible();
     // On a phone Home is a tab of its own, not only the browser's Back (issue 37 item 7).
     await page.setViewportSize({ width: 390, height: 844 });
+    // One Memory on a phone: the Chat screen's tab, not a second one in the tab bar (U330).
+    await expect(nav.getByRole('link', { name: 'Memory' })).toBeHidden();
+    for (const name of ['Chat', 'Documents', 'Models', 'Settings']) {
+      await expect(nav.getByRole('link', { name })).toBeInViewport({ ratio: 1 });
+    }
     await nav.getByRole('link', { name: 'Settings' }).click();
     await expect(page).toHaveURL(/#\/settings$/);
     const home = nav.getByRole('link', { name: 'Loci home' });

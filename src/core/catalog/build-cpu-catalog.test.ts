@@ -19,6 +19,8 @@ describe('CPU catalog (E48–E50)', () => {
     expect(cpuThreads({ cores: 8, memoryGB: 8, isolated: false })).toBe(1);
     expect(cpuThreads(desktop)).toBe(4);
     expect(cpuThreads({ cores: 32, memoryGB: 8, isolated: true })).toBe(8);
+    // A two-core machine runs on both (ADR 0210).
+    expect(cpuThreads({ cores: 2, memoryGB: 4, isolated: true })).toBe(2);
     const fast = buildCpuCatalog(CPU_MODELS, desktop);
     expect(fast.find((e) => e.modelId.startsWith('Qwen2.5-0.5B'))?.verdict.type).toBe('runs_well');
     const single = buildCpuCatalog(CPU_MODELS, { ...desktop, isolated: false });

@@ -23,9 +23,16 @@ export interface CpuCatalogEntry extends CpuModelRecord {
   verdict: CatalogVerdict;
 }
 
-/** Threads llama.cpp gets: half the cores, at most 8, and one without isolation (rule E42). */
-export function cpuThreads(device: CpuDevice): number {
-  return device.isolated ? Math.max(1, Math.min(8, Math.floor(device.cores / 2))) : 1;
+/**
+ * Threads llama.cpp gets (rule E42): one where the page is not cross-origin isolated; else half
+ * the logical cores — the physical ones on a machine with two threads per core — but two wherever
+ * there are two, at most 8, unless the model entry asks for a count. Half of two left a two-core
+ * machine's prefill at half of what both cores give (ADR 0210). The CPU engine loads with this.
+ */
+export function cpuThreads(device: CpuDevice, wanted?: number): number {
+  if (!device.isolated) return 1;
+  const half = Math.max(Math.min(2, device.cores), Math.floor(device.cores / 2));
+  return Math.max(1, Math.min(8, wanted ?? half));
 }
 
 // Decode on WebAssembly SIMD is memory-bound: about 2 GB/s of weights read per thread-second on

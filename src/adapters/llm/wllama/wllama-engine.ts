@@ -1,5 +1,6 @@
 import type { Wllama } from '@wllama/wllama';
 import type { ChatCompletionChunk } from '@wllama/wllama';
+import { cpuThreads } from '../../../core/catalog/build-cpu-catalog';
 import { AppError, type ErrorCode } from '../../../core/errors';
 import type {
   CompletionRequest,
@@ -28,15 +29,9 @@ export interface WllamaEngineOptions {
   cores: number;
 }
 
-/**
- * Threads for llama.cpp when isolated (else one): half the logical cores — the physical ones on a
- * machine with two threads per core — but two wherever there are two, at most 8 (rule E42). Half
- * of two left a two-core machine's prefill at 0.55× of what both cores give (ADR 0210).
- */
+/** Threads for llama.cpp: the catalog's rule (E42, ADR 0210), so the Models screen says what runs. */
 export function threadsFor(isolated: boolean, cores: number, wanted?: number): number {
-  if (!isolated) return 1;
-  const half = Math.max(Math.min(2, cores), Math.floor(cores / 2));
-  return Math.max(1, Math.min(8, wanted ?? half));
+  return cpuThreads({ isolated, cores, memoryGB: null }, wanted);
 }
 
 /**
