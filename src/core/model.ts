@@ -286,6 +286,13 @@ export interface ReplyStats {
   tokens?: Tokens;
   /** Milliseconds from the step's first generated piece to its end (decoding, not reading). */
   decodeMs?: number;
+  /**
+   * Prompt tokens the engine read for the reply's step — its prompt less what it reused from its
+   * cache — when the engine says both (llama.cpp engines); how fast this device reads (A43).
+   */
+  readTokens?: Tokens;
+  /** Milliseconds from the step's request to its first generated piece: reading the prompt. */
+  readMs?: number;
 }
 
 export interface TurnRecord {

@@ -6,6 +6,7 @@
  */
 import { AppError } from '../core/errors';
 import type {
+  ChatTurn,
   CompletionRequest,
   CompletionResult,
   LlmEngine,
@@ -32,6 +33,7 @@ export class FakeEngine implements LlmEngine {
   private readonly outputs: (string | Error)[];
   private readonly window: Tokens;
   private readonly tok: Tokenizer;
+  private previous: readonly ChatTurn[] = [];
 
   constructor(private readonly options: FakeEngineOptions = {}) {
     this.outputs = [...(options.outputs ?? [])];
@@ -72,6 +74,9 @@ export class FakeEngine implements LlmEngine {
       );
     }
     if (request.signal?.aborted) throw new AppError('cancelled', 'Generation was cancelled.');
+    // As llama.cpp: the messages this request shares, from the start, with the one before.
+    const cached = this.prefixCache ? this.sharedPrefix(request.messages) : undefined;
+    this.previous = request.messages;
     const next =
       this.outputs.length > 0 ? this.outputs.shift() : this.options.rule?.(request, callIndex);
     if (next === undefined)
@@ -87,7 +92,20 @@ export class FakeEngine implements LlmEngine {
       finishReason: 'stop',
       promptTokens: prompt,
       completionTokens: this.tok.count(next),
+      ...(cached !== undefined ? { cachedTokens: cached } : {}),
     };
+  }
+
+  /** Tokens of the leading messages `messages` has in common with the previous request. */
+  private sharedPrefix(messages: readonly ChatTurn[]): Tokens {
+    let tokens = 0;
+    for (let i = 0; i < messages.length; i += 1) {
+      const now = messages[i]!;
+      const before = this.previous[i];
+      if (!before || before.role !== now.role || before.content !== now.content) break;
+      tokens += this.tok.countMessage(now.role, now.content);
+    }
+    return tokens;
   }
 
   interrupt(): Promise<void> {

@@ -13,6 +13,7 @@ import type {
   TurnRecord,
   UntrustedRead,
 } from '../model';
+import type { CompletionResult } from '../ports/llm-engine';
 import type { NewMessage } from '../ports/memory-store';
 import type { EpochMs } from '../units';
 import type { Tokenizer } from '../ports/tokenizer';
@@ -68,17 +69,27 @@ export interface StepResult {
 function replyStats(m: {
   model: string | null;
   turnStart: EpochMs;
+  requestAt: EpochMs;
   firstPieceAt: EpochMs | null;
   firstWordAt: EpochMs | null;
   doneAt: EpochMs;
-  tokens: number | undefined;
+  completion: CompletionResult;
 }): ReplyStats {
   const ms = (from: EpochMs, to: EpochMs) => Math.max(0, Math.round(to - from));
+  const { promptTokens, cachedTokens, completionTokens } = m.completion;
+  // Tokens read are known only where the engine says what it reused (A43).
+  const read =
+    promptTokens !== undefined && cachedTokens !== undefined
+      ? Math.max(0, promptTokens - cachedTokens)
+      : undefined;
   return {
     ...(m.model ? { model: m.model } : {}),
     ...(m.firstWordAt !== null ? { firstWordMs: ms(m.turnStart, m.firstWordAt) } : {}),
-    ...(m.tokens !== undefined ? { tokens: m.tokens } : {}),
+    ...(completionTokens !== undefined ? { tokens: completionTokens } : {}),
     ...(m.firstPieceAt !== null ? { decodeMs: ms(m.firstPieceAt, m.doneAt) } : {}),
+    ...(read !== undefined && m.firstPieceAt !== null
+      ? { readTokens: read, readMs: ms(m.requestAt, m.firstPieceAt) }
+      : {}),
   };
 }
 
@@ -105,6 +116,7 @@ export async function executeStep(input: StepInput): Promise<StepResult> {
   // For the reply's footer (A42): when the step's first piece and first visible text arrived.
   let firstPieceAt: EpochMs | null = null;
   let firstWordAt: EpochMs | null = null;
+  const requestAt = deps.clock.now();
   const completion = await deps.engine.complete({
     messages: plan.prompt,
     maxTokens,
@@ -213,10 +225,11 @@ export async function executeStep(input: StepInput): Promise<StepResult> {
                   stats: replyStats({
                     model: deps.engine.modelId,
                     turnStart: turn.startedAt,
+                    requestAt,
                     firstPieceAt,
                     firstWordAt,
                     doneAt,
-                    tokens: completion.completionTokens,
+                    completion,
                   }),
                 }
               : {}),

@@ -101,6 +101,36 @@ describe('runTurn basics', () => {
     expect(later.firstWordMs!).toBeGreaterThan(stats.firstWordMs!);
   });
 
+  it('A43: on an engine that says what it reused, a reply also carries what its step read new and how long reading took', async () => {
+    const fx = await createAgentFixture({
+      outputs: [reply('Hi.'), reply('Fine.')],
+      prefixCache: true,
+    });
+    await runTurn(fx.deps, fx.agent.id, { type: 'user_message', text: 'Hi' });
+    await runTurn(fx.deps, fx.agent.id, { type: 'user_message', text: 'How are you?' });
+    const replies = [...fx.store.messages.values()].filter(
+      (m) => m.role === 'assistant' && m.text !== '',
+    );
+    const [first, second] = replies.map((m) => m.stats!);
+    const prompts = fx.engine.requests.map((r) =>
+      r.messages.reduce((n, t) => n + fx.tokenizer.countMessage(t.role, t.content), 0),
+    );
+    // The first request reads its whole prompt; the second only what follows the shared start.
+    expect(first?.readTokens).toBe(prompts[0]);
+    expect(second?.readTokens).toBeGreaterThan(0);
+    expect(second!.readTokens!).toBeLessThan(prompts[1]!);
+    for (const stats of [first, second]) {
+      expect(Number.isInteger(stats?.readMs) && stats!.readMs! >= 0).toBe(true);
+      expect(stats!.readMs!).toBeLessThanOrEqual(stats!.firstWordMs!);
+    }
+    // An engine that does not say what it reused (web-llm): nothing is claimed.
+    const plain = await createAgentFixture({ outputs: [reply('Hi.')] });
+    await runTurn(plain.deps, plain.agent.id, { type: 'user_message', text: 'Hi' });
+    const stats = [...plain.store.messages.values()].find((m) => m.stats)?.stats;
+    expect(stats?.readTokens).toBeUndefined();
+    expect(stats?.readMs).toBeUndefined();
+  });
+
   it('A10: a fault in the engine ends the turn with error and its code, never a throw', async () => {
     const fx = await createAgentFixture({ outputs: [new Error('boom')] });
     const outcome = await runTurn(fx.deps, fx.agent.id, { type: 'user_message', text: 'Hi' });

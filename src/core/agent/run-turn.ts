@@ -217,6 +217,7 @@ export async function runTurn(
         plan: prepared.value.plan,
         pressure: prepared.value.pressure,
         prefixCache: deps.engine.prefixCache ?? false,
+        model: deps.engine.modelId,
       });
       const result = await executeStep({
         deps,

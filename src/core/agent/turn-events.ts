@@ -30,6 +30,8 @@ export type TurnEvent =
       pressure: Pressure;
       /** How the engine reuses a prefix (the engine port's `prefixCache`), for the panel's reuse line. */
       prefixCache: boolean;
+      /** The engine's loaded model: whose read speed predicts this step's wait (A43). */
+      model: string | null;
     }
   | { type: 'message.streamed'; turnId: TurnId; step: number; text: string; done: boolean }
   | {

@@ -177,6 +177,8 @@ const replyStats = obj<ReplyStats>({
   firstWordMs: opt(count),
   tokens: opt(count),
   decodeMs: opt(count),
+  readTokens: opt(count),
+  readMs: opt(count),
 });
 
 export const messageCheck: Check<Message> = obj<Message>({

@@ -111,6 +111,7 @@ describe('ChatSession', () => {
         plan: first,
         pressure: 'ok',
         prefixCache: false,
+        model: null,
       });
       emit({
         type: 'context.planned',
@@ -119,6 +120,7 @@ describe('ChatSession', () => {
         plan: second,
         pressure: 'warning',
         prefixCache: false,
+        model: null,
       });
       emit({
         type: 'memory.changed',

@@ -6,6 +6,7 @@
  */
 import type { ModelFailure } from './model-manager.svelte';
 import { promptReuse } from '../../core/context/prompt-reuse';
+import { readWaitFor, type ReadWait } from './read-wait';
 import type { QuerySubscription } from '../../core/ports/live-queries';
 import type { ContextPlan } from '../../core/context/plan-context';
 import type { Pressure } from '../../core/context/queue-manager';
@@ -67,6 +68,8 @@ export class ChatSession {
   /** Steps of the turn in progress. */
   liveSteps = $state.raw<StepView[]>([]);
   lastPlan = $state.raw<ContextPlan | null>(null);
+  /** What the running step reads new, and the wait this device's read speed predicts (A43). */
+  readWait = $state.raw<ReadWait | null>(null);
   /** A message the chat view should scroll to and mark, then clear (U327). */
   focusId = $state<MessageId | null>(null);
   pressure = $state<Pressure>('ok');
@@ -507,6 +510,7 @@ export class ChatSession {
         // Which part of this request the engine keeps from the step before (C18).
         event.plan.reuse = promptReuse(this.lastPlan, event.plan, event);
         this.lastPlan = event.plan;
+        this.readWait = readWaitFor(event.plan.reuse.fresh, event.model, this.messages);
         this.pressure = event.pressure;
         const pagedIn = event.plan.memories.map((m) => m.id).filter((id) => !before.includes(id));
         highlights?.mark(highlightKey.context());

@@ -1,6 +1,7 @@
 /**
  * The line under a reply (A42, U328): which model wrote it, how long the user waited for its
- * first word, and how fast it was written — "Qwen2.5 0.5B · first word 1.4 s · 18 tokens/s".
+ * first word, how fast it was written, and how much it read to begin — "Qwen2.5 0.5B · first word
+ * 1.4 s · 18 tokens/s · read 1,240 new tokens in 1.1 s".
  * Parts that were not measured are left out; null when nothing is known.
  */
 import type { ReplyStats } from '../../../core/model';
@@ -33,6 +34,21 @@ export function replyStatsText(
     rate !== null
       ? `${rate >= 10 ? Math.round(rate).toLocaleString('en') : rate.toFixed(1)} tokens/s`
       : null,
+    stats.readTokens !== undefined && stats.readMs !== undefined
+      ? `read ${stats.readTokens.toLocaleString('en')} new tokens in ${formatWait(stats.readMs)}`
+      : null,
   ].filter((part): part is string => part !== null);
   return parts.length > 0 ? parts.join(' · ') : null;
+}
+
+/** Below this a wait is not worth announcing: "is thinking…" says enough. */
+const ANNOUNCED_WAIT_MS = 3000;
+
+/**
+ * The line while a step has no text yet (A43): "Juniper is reading 1,240 new tokens — about
+ * 1 min 35 s on this device…" when the wait is long and known, else "Juniper is thinking…".
+ */
+export function thinkingText(name: string, wait: { tokens: number; ms: number } | null): string {
+  if (!wait || wait.ms < ANNOUNCED_WAIT_MS) return `${name} is thinking…`;
+  return `${name} is reading ${wait.tokens.toLocaleString('en')} new tokens — about ${formatWait(wait.ms)} on this device…`;
 }
