@@ -74,7 +74,14 @@ describe("a reply's stats in a backup (A42)", () => {
     at: 1,
     inContext: true,
     tokens: 3,
-    stats: { model: 'qwen-05b', firstWordMs: 1400, tokens: 12, decodeMs: 600 },
+    stats: {
+      model: 'qwen-05b',
+      firstWordMs: 1400,
+      tokens: 12,
+      decodeMs: 600,
+      readTokens: 1240,
+      readMs: 95_000,
+    },
   };
 
   it('A42: a reply with its stats imports as it was; stats that are not counts are refused at their path', () => {
@@ -83,6 +90,8 @@ describe("a reply's stats in a backup (A42)", () => {
       { firstWordMs: -5 },
       { tokens: 1.5 },
       { decodeMs: 'fast' },
+      { readTokens: -1 },
+      { readMs: 0.5 },
       { model: 'm', extra: 1 },
     ]) {
       const path = refusal(() => messageCheck({ ...reply, stats }, 'messages[0]')).path;
