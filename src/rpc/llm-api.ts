@@ -100,6 +100,11 @@ export interface ScriptedConfig {
   fallback?: string;
   contextWindow?: Tokens;
   chunkChars?: number;
+  /**
+   * Reads prompts at this many tokens a second, keeping a prefix cache as llama.cpp does: the
+   * wait before the first piece is what a CPU engine makes a user wait (A43 tests).
+   */
+  readTokensPerSecond?: number;
 }
 
 export type LlmEngineKind = 'webllm' | 'wllama' | 'scripted' | 'endpoint';

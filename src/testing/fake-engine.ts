@@ -4,6 +4,7 @@
  * replies from a queue or a rule that reads the prompt, streams the reply in small deltas, and
  * rejects a prompt that would not fit its window (`context_window_exceeded`), like web-llm.
  */
+import { commonMessagePrefix } from '../core/context/prefix-reuse';
 import { AppError } from '../core/errors';
 import type {
   ChatTurn,
@@ -98,14 +99,9 @@ export class FakeEngine implements LlmEngine {
 
   /** Tokens of the leading messages `messages` has in common with the previous request. */
   private sharedPrefix(messages: readonly ChatTurn[]): Tokens {
-    let tokens = 0;
-    for (let i = 0; i < messages.length; i += 1) {
-      const now = messages[i]!;
-      const before = this.previous[i];
-      if (!before || before.role !== now.role || before.content !== now.content) break;
-      tokens += this.tok.countMessage(now.role, now.content);
-    }
-    return tokens;
+    return messages
+      .slice(0, commonMessagePrefix(this.previous, messages))
+      .reduce((sum, m) => sum + this.tok.countMessage(m.role, m.content), 0);
   }
 
   interrupt(): Promise<void> {

@@ -160,6 +160,34 @@ describe('ScriptedEngine', () => {
   });
 });
 
+describe('the scripted engine as a CPU engine (A43)', () => {
+  it('says what it reused and reads the rest at its speed before the first piece', async () => {
+    const engine = createScriptedFromConfig({ outputs: ['one', 'two'], readTokensPerSecond: 1000 });
+    expect(engine.prefixCache).toBe(true);
+    const counter = createLlama3Tokenizer();
+    const system = { role: 'system' as const, content: 'You are Loci. '.repeat(80) };
+    const first = await engine.complete({
+      messages: [system, { role: 'user', content: 'Hi.' }],
+      maxTokens: 16,
+    });
+    expect(first.cachedTokens).toBe(0);
+    let firstPieceMs = 0;
+    const started = performance.now();
+    const second = await engine.complete({
+      messages: [system, { role: 'user', content: 'How are you?' }],
+      maxTokens: 16,
+      onDelta: () => {
+        firstPieceMs ||= performance.now() - started;
+      },
+    });
+    // The system message is held; only the new user message is read.
+    expect(second.cachedTokens).toBe(counter.countMessage('system', system.content));
+    const read = second.promptTokens! - second.cachedTokens!;
+    expect(read).toBeGreaterThan(0);
+    expect(firstPieceMs).toBeGreaterThanOrEqual(read - 5); // 1,000 tokens/s: 1 ms a token
+  });
+});
+
 describe('checkJsonSchema', () => {
   it('E12: covers type, required, enum, const, anyOf, oneOf, items, additionalProperties, maxLength', () => {
     expect(

@@ -1,5 +1,7 @@
+import { commonMessagePrefix } from '../../../core/context/prefix-reuse';
 import { AppError } from '../../../core/errors';
 import type {
+  ChatTurn,
   CompletionRequest,
   CompletionResult,
   LlmEngine,
@@ -41,8 +43,14 @@ export interface ScriptedEngineOptions {
    * `schema_violation`: a grammar-constrained engine could never produce it, so the script is wrong.
    */
   enforceSchema?: boolean;
-  /** What {@link ScriptedEngine.prefixCache} reports (default false, like web-llm). */
+  /**
+   * What {@link ScriptedEngine.prefixCache} reports (default false, like web-llm). When true the
+   * engine also says what it reused, as llama.cpp does: the leading messages a request shares
+   * with the one before (`cachedTokens`).
+   */
   prefixCache?: boolean;
+  /** Waits (prompt − cached) ÷ this seconds before the first piece: reading, as a CPU engine does. */
+  readTokensPerSecond?: number;
 }
 
 /**
@@ -64,6 +72,7 @@ export class ScriptedEngine implements LlmEngine {
   private readonly counter: Tokenizer;
   private loaded: string | null;
   private current: AbortController | null = null;
+  private held: readonly ChatTurn[] = [];
 
   constructor(options: ScriptedEngineOptions = {}) {
     this.options = options;
@@ -132,6 +141,8 @@ export class ScriptedEngine implements LlmEngine {
         { promptTokens, contextWindow: this.contextWindow() },
       );
     }
+    const cachedTokens = this.prefixCache ? this.cached(request.messages) : undefined;
+    this.held = request.messages;
     const full = this.nextOutput(request, callIndex);
     const pieces = this.split(full);
     const kept = pieces.slice(0, Math.max(0, request.maxTokens));
@@ -147,6 +158,12 @@ export class ScriptedEngine implements LlmEngine {
     request.signal?.addEventListener('abort', abort, { once: true });
     try {
       if (request.signal?.aborted) controller.abort();
+      const rate = this.options.readTokensPerSecond;
+      if (rate)
+        await abortableWait(
+          ((promptTokens - (cachedTokens ?? 0)) / rate) * 1000,
+          controller.signal,
+        );
       for (const [i, piece] of kept.entries()) {
         await tick(i);
         if (controller.signal.aborted)
@@ -164,7 +181,15 @@ export class ScriptedEngine implements LlmEngine {
       finishReason,
       promptTokens,
       completionTokens: this.options.chunkChars ? this.counter.count(text) : kept.length,
+      ...(cachedTokens !== undefined ? { cachedTokens } : {}),
     };
+  }
+
+  /** Tokens of the leading messages `messages` shares with the request before (C26). */
+  private cached(messages: readonly ChatTurn[]): Tokens {
+    return messages
+      .slice(0, commonMessagePrefix(this.held, messages))
+      .reduce((sum, m) => sum + this.counter.countMessage(m.role, m.content), 0);
   }
 
   private nextOutput(request: CompletionRequest, callIndex: number): string {
@@ -225,6 +250,19 @@ export class ScriptedEngine implements LlmEngine {
  * run mid-stream) and a microtask otherwise (setTimeout(0) costs ~1 ms in Node; a 500-token reply
  * would take 0.75 s).
  */
+/** Resolves after `ms`, or at once when `signal` aborts (the caller checks it next). */
+function abortableWait(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+    function done(): void {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+  });
+}
+
 function tick(index = 0): Promise<void> {
   if (index % 8 === 0) return new Promise((resolve) => setTimeout(resolve, 0));
   return Promise.resolve();

@@ -28,6 +28,9 @@ export function createScriptedFromConfig(config: ScriptedConfig): HostedScripted
     outputs: config.outputs ?? [],
     ...(config.contextWindow !== undefined ? { contextWindow: config.contextWindow } : {}),
     ...(config.chunkChars !== undefined ? { chunkChars: config.chunkChars } : {}),
+    ...(config.readTokensPerSecond !== undefined
+      ? { prefixCache: true, readTokensPerSecond: config.readTokensPerSecond }
+      : {}),
     // A request without a schema that a rule answers (a flush's summary request) never takes a
     // queued model step (E18).
     queueAnswers: (request) => request.jsonSchema !== undefined || ruleFor(request) === undefined,
