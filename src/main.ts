@@ -35,6 +35,7 @@ import { BackupReminderState } from './ui/state/backup-reminder.svelte';
 import { PersistenceState } from './ui/state/persistence.svelte';
 import { StoreUpgrade } from './ui/state/store-upgrade.svelte';
 import { ThemeState } from './ui/state/theme.svelte';
+import { ReplyPaceState } from './ui/state/reply-pace.svelte';
 import type { ChatSession } from './ui/state/chat-session.svelte';
 import { ConversationsState } from './ui/state/conversations.svelte';
 import { DeviceState } from './ui/state/device.svelte';
@@ -86,6 +87,7 @@ const theme = new ThemeState({
   root: document.documentElement,
   systemDark: typeof matchMedia === 'function' ? matchMedia('(prefers-color-scheme: dark)') : null,
 });
+const pace = new ReplyPaceState({ settings: deviceSettings });
 const askPersistence = (reason: 'memory' | 'document' | 'model' | 'install') => () =>
   void persistence.ensure(reason).catch((e: unknown) => console.warn('persist() failed', e));
 void persistence.refresh().catch((e: unknown) => console.warn('storage status failed', e));
@@ -210,6 +212,7 @@ async function bootMemory(): Promise<MemoryServices> {
   });
   session = startChatSession({
     ...shared,
+    fastReplies: () => pace.fast,
     engine: llm,
     highlights,
     models,
@@ -276,6 +279,7 @@ const services: AppServices = {
   persistence,
   reminder,
   theme,
+  pace,
   storageStatus,
   storeUpgrade,
   embedModels: { choices: EMBED_MODELS, defaultId: defaultEmbedModel(navigator.languages).id },

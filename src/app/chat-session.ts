@@ -35,6 +35,8 @@ export interface AppChatDeps {
   onGenerationEnded: () => void;
   /** Sees every turn event before the chat does (the e2e build records the plans). */
   observe?: (event: TurnEvent) => void;
+  /** "Fast replies" is chosen on this device (A44). */
+  fastReplies?: () => boolean;
 }
 
 /**
@@ -87,8 +89,12 @@ export function startChatSession(deps: AppChatDeps): ChatSession {
         );
       }
       const { observe } = deps;
+      // The model that answers is loaded now: how fast it reads here sizes a fast reply (A44).
+      const { recallCapFor, ...rest } = options;
+      const recallCap = recallCapFor?.(models.state.loaded) ?? null;
       const outcome = await runTurn(agent, agentId, trigger, {
-        ...options,
+        ...rest,
+        ...(recallCap !== null ? { recallCap } : {}),
         onEvent: (event) => {
           observe?.(event);
           options.onEvent?.(event);
@@ -116,5 +122,6 @@ export function startChatSession(deps: AppChatDeps): ChatSession {
       void embedding.run(agentId);
     },
     onGenerationEnded: deps.onGenerationEnded,
+    ...(deps.fastReplies ? { fastReplies: deps.fastReplies } : {}),
   });
 }

@@ -10,6 +10,7 @@ import type { TurnLock } from '../core/ports/turn-lock';
 import type { WriterDeps } from '../core/writer/writer-deps';
 import type { AgentsState } from './state/agents.svelte';
 import type { ThemeState } from './state/theme.svelte';
+import type { ReplyPaceState } from './state/reply-pace.svelte';
 import type { BackupReminderState } from './state/backup-reminder.svelte';
 import type { PersistenceState } from './state/persistence.svelte';
 import type { BackgroundEmbedding } from './state/background-embedding.svelte';
@@ -80,6 +81,8 @@ export interface AppServices {
   reminder: BackupReminderState;
   /** Light, dark or the system's (U162). */
   theme: ThemeState;
+  /** Fast replies or thorough memory on this device (A44). */
+  pace: ReplyPaceState;
   /** Usage, quota and persistence of this origin's storage (S12). */
   storageStatus: StorageStatusSource;
   /** The embedding models Settings offers, and the one suggested for this browser (U80). */

@@ -207,6 +207,33 @@ describe('automatic recall', () => {
     for (const m of planned.plan.memories) expect(planned.plan.messageIds).not.toContain(m.id);
   });
 
+  it('A44: a turn with a recall cap ("Fast replies") recalls no more than the cap, and the agent keeps its budget', async () => {
+    const fx = await seeded(true);
+    const planOf = async (text: string, recallCap?: number) => {
+      const events: TurnEvent[] = [];
+      await runTurn(
+        fx.deps,
+        fx.agent.id,
+        { type: 'user_message', text },
+        { onEvent: (e) => events.push(e), ...(recallCap !== undefined ? { recallCap } : {}) },
+      );
+      const planned = events.find((e) => e.type === 'context.planned');
+      if (planned?.type !== 'context.planned') throw new Error('no plan');
+      return planned.plan;
+    };
+    const thorough = await planOf('What is my cat called?');
+    expect(thorough.memories.map((m) => m.id)).toContain('p-cat');
+    const cap = thorough.sections.memories - 1;
+    const fast = await planOf('What is my cat called, again?', cap);
+    expect(fast.sections.memories).toBeLessThanOrEqual(cap);
+    expect(fast.memories.map((m) => m.id)).not.toContain('p-cat');
+    // Only that turn: the stored agent and the next turn are as before.
+    expect((await fx.store.getAgent(fx.agent.id))?.budgets.recallBudget).toBe(
+      fx.agent.budgets.recallBudget,
+    );
+    expect((await planOf('And the cat?')).memories.map((m) => m.id)).toContain('p-cat');
+  });
+
   it('A12: switched off per agent, no recall query runs and the section is empty', async () => {
     const fx = await seeded(false);
     const outcome = await runTurn(fx.deps, fx.agent.id, {

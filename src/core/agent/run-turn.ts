@@ -23,6 +23,7 @@ import {
   type UntrustedRead,
 } from '../model';
 import type { Tokenizer } from '../ports/tokenizer';
+import type { Tokens } from '../units';
 import { createToolRegistry } from '../tools/tool-registry';
 import type { AgentDeps } from './agent-deps';
 import { autoRecall } from './auto-recall';
@@ -42,6 +43,17 @@ export interface RunTurnOptions {
   conversationId?: ConversationId;
   signal?: AbortSignal;
   onEvent?: (event: TurnEvent) => void;
+  /**
+   * At most this many tokens of automatic recall in this turn's prompts ("Fast replies", A44):
+   * the agent's own recall budget is kept when smaller, and nothing is stored.
+   */
+  recallCap?: Tokens;
+}
+
+/** `agent` for this turn only, its recall budget no larger than `cap` (A44). */
+function withRecallCap(agent: Agent, cap: Tokens | undefined): Agent {
+  if (cap === undefined || cap >= agent.budgets.recallBudget) return agent;
+  return { ...agent, budgets: { ...agent.budgets, recallBudget: Math.max(0, Math.floor(cap)) } };
 }
 
 /** The built-in strategies by name; `deps.strategies` overrides any of them. */
@@ -134,7 +146,8 @@ export async function runTurn(
           new AppError('agent_busy', 'This agent is running in another tab.'),
         );
     }
-    const agent: Agent | undefined = await store.getAgent(agentId);
+    const stored: Agent | undefined = await store.getAgent(agentId);
+    const agent = stored && withRecallCap(stored, options.recallCap);
     if (!agent) return await stop('error', new AppError('not_found', `No agent ${agentId}.`));
     const tokenizer: Tokenizer = deps.tokenizer ?? (await deps.engine.tokenizer());
     const requested =

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ReplyStats } from '../model';
-import { expectedReadMs, readSpeed } from './read-speed';
+import { expectedReadMs, fastRecallCap, readSpeed } from './read-speed';
 
 const read = (model: string, readTokens: number, readMs: number): ReplyStats => ({
   model,
@@ -39,5 +39,13 @@ describe('readSpeed (A43)', () => {
 
   it('predicts the wait for a number of tokens', () => {
     expect(expectedReadMs({ tokensPerSecond: 13, samples: 3 }, 1300)).toBe(100_000);
+  });
+
+  it('A44: a fast reply recalls what this device reads in half the wait it aims for', () => {
+    expect(fastRecallCap(null)).toBeNull();
+    // 13 tokens/s (a 0.5B model in wasm on two cores): about 52 tokens of memories.
+    expect(fastRecallCap({ tokensPerSecond: 13, samples: 4 })).toBe(52);
+    // A fast engine reads the whole default recall budget in well under the wait.
+    expect(fastRecallCap({ tokensPerSecond: 400, samples: 4 })).toBe(1600);
   });
 });

@@ -42,3 +42,18 @@ export function readSpeed(
 export function expectedReadMs(speed: ReadSpeed, tokens: Tokens): number {
   return (tokens / speed.tokensPerSecond) * 1000;
 }
+
+/** "Fast replies" keeps the predicted wait for the first word near this (issue 36). */
+export const FAST_FIRST_WORD_MS = 8000;
+/** The share of that wait recalled memories may take: the rest is the turn's own new messages. */
+const RECALL_SHARE_OF_WAIT = 0.5;
+
+/**
+ * The most automatic recall a fast reply reads (A44): what this device reads in half of
+ * {@link FAST_FIRST_WORD_MS}. Null while the speed is unknown (no cap: a GPU engine says nothing
+ * of what it reused, and a first reply has nothing to go by).
+ */
+export function fastRecallCap(speed: ReadSpeed | null): Tokens | null {
+  if (!speed) return null;
+  return Math.floor((speed.tokensPerSecond * FAST_FIRST_WORD_MS * RECALL_SHARE_OF_WAIT) / 1000);
+}

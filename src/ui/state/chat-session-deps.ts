@@ -6,6 +6,7 @@ import type { DeleteMessagesDeps } from '../../core/agent/delete-messages';
 import type { TurnEvent, TurnOutcome, TurnTrigger } from '../../core/agent/turn-events';
 import type { AgentId, ConversationId } from '../../core/model';
 import type { MemoryStore } from '../../core/ports/memory-store';
+import type { Tokens } from '../../core/units';
 import type { TurnLock } from '../../core/ports/turn-lock';
 import type { HighlightSink } from './highlights.svelte';
 import type { ModelFailure } from './model-manager.svelte';
@@ -19,6 +20,11 @@ export type TurnRunner = (
     signal: AbortSignal;
     /** The conversation the turn runs in (A22); absent: the agent's most recent one. */
     conversationId?: ConversationId;
+    /**
+     * The recall cap of a fast reply for the model that will answer (A44), null for none: the
+     * runner asks once that model is loaded.
+     */
+    recallCapFor?: (model: string | null) => Tokens | null;
   },
 ) => Promise<TurnOutcome>;
 
@@ -45,6 +51,8 @@ export interface ChatSessionDeps {
    */
   prepare?: (agentId: AgentId) => Promise<void>;
   highlights?: HighlightSink;
+  /** "Fast replies" is chosen on this device: a turn's recall fits this device's read speed (A44). */
+  fastReplies?: () => boolean;
   /** Called whenever a turn ends, so a queued app update can install (P8). */
   onGenerationEnded?: () => void;
   /** Messages shown in the chat at first (the newest), and how many more "show earlier" adds. */

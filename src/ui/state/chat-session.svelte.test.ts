@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createAgentRecord } from '../../core/agent/create-agent-record';
 import type { TurnEvent, TurnOutcome } from '../../core/agent/turn-events';
 import type { ContextPlan } from '../../core/context/plan-context';
+import type { Message } from '../../core/model';
 import { InMemoryStore } from '../../testing/in-memory-store';
 import { MemoryTurnLock } from '../../testing/memory-turn-lock';
 import { ChatSession, type TurnRunner } from './chat-session.svelte';
@@ -30,7 +31,7 @@ function plan(memories: string[], total = 900): ContextPlan {
   };
 }
 
-async function setup(options: { modelReady?: boolean } = {}) {
+async function setup(options: { modelReady?: boolean; fastReplies?: boolean } = {}) {
   const store = new InMemoryStore();
   const { changes } = createAgentRecord({ id: 'a1', name: 'Ada', now: 1 });
   await store.apply(changes);
@@ -51,6 +52,7 @@ async function setup(options: { modelReady?: boolean } = {}) {
     search: { removeMessages: () => Promise.resolve(), indexMessages: () => Promise.resolve() },
     lock: new MemoryTurnLock(),
     modelReady: () => options.modelReady ?? true,
+    fastReplies: () => options.fastReplies ?? false,
     run: (agentId, trigger, opts) => {
       calls.push([agentId, trigger, opts]);
       return script(opts.onEvent, opts.signal);
@@ -73,6 +75,28 @@ async function setup(options: { modelReady?: boolean } = {}) {
 }
 
 describe('ChatSession', () => {
+  it('A44: with "Fast replies" a turn asks for a recall cap from the speed the chat\'s replies were read at', async () => {
+    const timed = (model: string, readTokens: number, readMs: number) =>
+      ({
+        id: `m-${readTokens}`,
+        role: 'assistant',
+        text: 'ok',
+        stats: { model, readTokens, readMs },
+      }) as unknown as Message;
+    const fast = await setup({ fastReplies: true });
+    // Unknown before a timed reply of the model: no cap.
+    expect(fast.session.recallCapFor('qwen')).toBeNull();
+    fast.session.messages = [timed('qwen', 1300, 100_000), timed('qwen', 650, 50_000)];
+    expect(fast.session.recallCapFor('qwen')).toBe(52); // 13 tokens/s × 4 s
+    expect(fast.session.recallCapFor('llama')).toBeNull();
+    expect(fast.session.recallCapFor(null)).toBeNull();
+    await fast.session.send('hi');
+    expect(fast.calls[0]?.[2].recallCapFor?.('qwen')).toBe(52);
+    const thorough = await setup({ fastReplies: false });
+    thorough.session.messages = fast.session.messages;
+    expect(thorough.session.recallCapFor('qwen')).toBeNull();
+  });
+
   it('U1: streamed reply text is visible while the turn runs, and cleared when it ends', async () => {
     const t = await setup();
     let release!: () => void;

@@ -6,6 +6,7 @@
  */
 import type { ModelFailure } from './model-manager.svelte';
 import { promptReuse } from '../../core/context/prompt-reuse';
+import { fastRecallCap, readSpeed } from '../../core/context/read-speed';
 import { readWaitFor, type ReadWait } from './read-wait';
 import type { QuerySubscription } from '../../core/ports/live-queries';
 import type { ContextPlan } from '../../core/context/plan-context';
@@ -25,6 +26,7 @@ import {
 import { errorCopy } from '../error-copy';
 import { shownTurnIds, stepView, STOP_COPY, type ChatError, type StepView } from './turn-view';
 import { highlightKey } from './highlights.svelte';
+import type { Tokens } from '../../core/units';
 import type { ChatSessionDeps } from './chat-session-deps';
 import { latestTurn, type LatestTurn, type UndoableDelete } from './message-actions';
 import { MessageEdits } from './message-edits.svelte';
@@ -473,6 +475,7 @@ export class ChatSession {
       const outcome = await this.deps.run(agentId, trigger, {
         onEvent: (event) => this.apply(event),
         signal: controller.signal,
+        recallCapFor: (model) => this.recallCapFor(model),
         ...(this.conversationId === null ? {} : { conversationId: this.conversationId }),
       });
       this.finish(outcome.stopReason, outcome.error, outcome.turnId);
@@ -495,6 +498,21 @@ export class ChatSession {
       }
       this.deps.onGenerationEnded?.();
     }
+  }
+
+  /**
+   * A fast reply's recall cap for `model` (A44): what this device reads in half the wait aimed
+   * for, from the chat's timed replies of that model; null when "Thorough memory" is chosen or
+   * the speed is not known yet.
+   */
+  recallCapFor(model: string | null): Tokens | null {
+    if (!this.deps.fastReplies?.() || model === null) return null;
+    return fastRecallCap(
+      readSpeed(
+        this.messages.map((m) => m.stats),
+        model,
+      ),
+    );
   }
 
   /** Applies one loop event to the state (public for tests and for replaying a stream). */
