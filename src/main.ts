@@ -36,6 +36,7 @@ import { PersistenceState } from './ui/state/persistence.svelte';
 import { StoreUpgrade } from './ui/state/store-upgrade.svelte';
 import { ThemeState } from './ui/state/theme.svelte';
 import { ReplyPaceState } from './ui/state/reply-pace.svelte';
+import { ReadSpeedBook } from './ui/state/read-speed-book';
 import type { ChatSession } from './ui/state/chat-session.svelte';
 import { ConversationsState } from './ui/state/conversations.svelte';
 import { DeviceState } from './ui/state/device.svelte';
@@ -213,6 +214,7 @@ async function bootMemory(): Promise<MemoryServices> {
   session = startChatSession({
     ...shared,
     fastReplies: () => pace.fast,
+    speeds: new ReadSpeedBook(deviceSettings),
     engine: llm,
     highlights,
     models,

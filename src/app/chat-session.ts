@@ -17,6 +17,7 @@ import type { ConversationsState } from '../ui/state/conversations.svelte';
 import type { DocumentsState } from '../ui/state/documents.svelte';
 import type { Highlights } from '../ui/state/highlights.svelte';
 import type { ModelManagerView } from '../ui/state/model-manager.svelte';
+import type { ReadSpeedSource } from '../ui/state/read-speed-book';
 import { modelLabel } from '../ui/components/models/model-label';
 
 export interface AppChatDeps {
@@ -37,6 +38,8 @@ export interface AppChatDeps {
   observe?: (event: TurnEvent) => void;
   /** "Fast replies" is chosen on this device (A44). */
   fastReplies?: () => boolean;
+  /** This device's read speeds, remembered across chats (A43). */
+  speeds?: ReadSpeedSource;
 }
 
 /**
@@ -123,5 +126,6 @@ export function startChatSession(deps: AppChatDeps): ChatSession {
     },
     onGenerationEnded: deps.onGenerationEnded,
     ...(deps.fastReplies ? { fastReplies: deps.fastReplies } : {}),
+    ...(deps.speeds ? { speeds: deps.speeds } : {}),
   });
 }

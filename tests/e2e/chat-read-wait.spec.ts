@@ -64,4 +64,21 @@ test('A43: the wait before the first word is said from the speed the last replie
   await expect(page.getByTestId('assistant-message').last()).toContainText('I hike on Sundays', {
     timeout: 30_000,
   });
+  await page.getByRole('button', { name: 'Send', exact: true }).waitFor();
+
+  // The speed is the device's: a new chat knows it before its own first reply, after a reload.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.reload();
+  await loadScriptedModelWith(page, { readTokensPerSecond: 250 });
+  await page.getByRole('button', { name: 'New chat' }).click();
+  await script(page, reply('Hello again.'));
+  const box = page.getByRole('textbox', { name: 'Message' });
+  await box.fill('A new chat about the mountains.');
+  await box.press('Enter');
+  await expect(thinking).toHaveText(/is reading [\d,]{3,} new tokens — about [\d.]+ s/, {
+    timeout: 15_000,
+  });
+  await expect(page.getByTestId('assistant-message').last()).toContainText('Hello again.', {
+    timeout: 30_000,
+  });
 });

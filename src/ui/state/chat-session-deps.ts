@@ -10,6 +10,7 @@ import type { Tokens } from '../../core/units';
 import type { TurnLock } from '../../core/ports/turn-lock';
 import type { HighlightSink } from './highlights.svelte';
 import type { ModelFailure } from './model-manager.svelte';
+import type { ReadSpeedSource } from './read-speed-book';
 
 /** Runs one turn of an agent (main.ts wraps the core's `runTurn` with its deps). */
 export type TurnRunner = (
@@ -53,6 +54,8 @@ export interface ChatSessionDeps {
   highlights?: HighlightSink;
   /** "Fast replies" is chosen on this device: a turn's recall fits this device's read speed (A44). */
   fastReplies?: () => boolean;
+  /** This device's read speeds, remembered across chats (A43); absent: this chat's replies only. */
+  speeds?: ReadSpeedSource;
   /** Called whenever a turn ends, so a queued app update can install (P8). */
   onGenerationEnded?: () => void;
   /** Messages shown in the chat at first (the newest), and how many more "show earlier" adds. */

@@ -3,6 +3,7 @@ import { createAgentRecord } from '../../core/agent/create-agent-record';
 import type { TurnEvent, TurnOutcome } from '../../core/agent/turn-events';
 import type { ContextPlan } from '../../core/context/plan-context';
 import type { Message } from '../../core/model';
+import type { ReadSpeed } from '../../core/context/read-speed';
 import { InMemoryStore } from '../../testing/in-memory-store';
 import { MemoryTurnLock } from '../../testing/memory-turn-lock';
 import { ChatSession, type TurnRunner } from './chat-session.svelte';
@@ -31,7 +32,9 @@ function plan(memories: string[], total = 900): ContextPlan {
   };
 }
 
-async function setup(options: { modelReady?: boolean; fastReplies?: boolean } = {}) {
+async function setup(
+  options: { modelReady?: boolean; fastReplies?: boolean; speeds?: ReadSpeed } = {},
+) {
   const store = new InMemoryStore();
   const { changes } = createAgentRecord({ id: 'a1', name: 'Ada', now: 1 });
   await store.apply(changes);
@@ -53,6 +56,9 @@ async function setup(options: { modelReady?: boolean; fastReplies?: boolean } = 
     lock: new MemoryTurnLock(),
     modelReady: () => options.modelReady ?? true,
     fastReplies: () => options.fastReplies ?? false,
+    ...(options.speeds
+      ? { speeds: { note: () => undefined, speed: () => options.speeds ?? null } }
+      : {}),
     run: (agentId, trigger, opts) => {
       calls.push([agentId, trigger, opts]);
       return script(opts.onEvent, opts.signal);
@@ -92,6 +98,10 @@ describe('ChatSession', () => {
     expect(fast.session.recallCapFor(null)).toBeNull();
     await fast.session.send('hi');
     expect(fast.calls[0]?.[2].recallCapFor?.('qwen')).toBe(52);
+    // A new chat knows the speed from the device's book before its first reply.
+    const book = await setup({ fastReplies: true, speeds: { tokensPerSecond: 100, samples: 3 } });
+    expect(book.session.messages).toEqual([]);
+    expect(book.session.recallCapFor('qwen')).toBe(400);
     const thorough = await setup({ fastReplies: false });
     thorough.session.messages = fast.session.messages;
     expect(thorough.session.recallCapFor('qwen')).toBeNull();

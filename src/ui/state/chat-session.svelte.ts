@@ -6,7 +6,7 @@
  */
 import type { ModelFailure } from './model-manager.svelte';
 import { promptReuse } from '../../core/context/prompt-reuse';
-import { fastRecallCap, readSpeed } from '../../core/context/read-speed';
+import { fastRecallCap, readSpeed, type ReadSpeed } from '../../core/context/read-speed';
 import { readWaitFor, type ReadWait } from './read-wait';
 import type { QuerySubscription } from '../../core/ports/live-queries';
 import type { ContextPlan } from '../../core/context/plan-context';
@@ -289,6 +289,7 @@ export class ChatSession {
           const turns: Record<TurnId, TurnRecord> = {};
           for (const t of turnList) turns[t.id] = t;
           this.messages = messages;
+          this.deps.speeds?.note(messages);
           this.turns = turns;
           // Seqs run 1, 2, 3… per agent, so the oldest shown seq says how many come before it; no
           // count query on every refresh. A short page means there is nothing older.
@@ -507,11 +508,17 @@ export class ChatSession {
    */
   recallCapFor(model: string | null): Tokens | null {
     if (!this.deps.fastReplies?.() || model === null) return null;
-    return fastRecallCap(
+    return fastRecallCap(this.speedOf(model));
+  }
+
+  /** This device's read speed for `model`: remembered across chats, else this chat's replies. */
+  private speedOf(model: string): ReadSpeed | null {
+    return (
+      this.deps.speeds?.speed(model) ??
       readSpeed(
         this.messages.map((m) => m.stats),
         model,
-      ),
+      )
     );
   }
 
@@ -528,7 +535,10 @@ export class ChatSession {
         // Which part of this request the engine keeps from the step before (C18).
         event.plan.reuse = promptReuse(this.lastPlan, event.plan, event);
         this.lastPlan = event.plan;
-        this.readWait = readWaitFor(event.plan.reuse.fresh, event.model, this.messages);
+        this.readWait = readWaitFor(
+          event.plan.reuse.fresh,
+          event.model === null ? null : this.speedOf(event.model),
+        );
         this.pressure = event.pressure;
         const pagedIn = event.plan.memories.map((m) => m.id).filter((id) => !before.includes(id));
         highlights?.mark(highlightKey.context());

@@ -1,9 +1,8 @@
 /**
  * The wait before a step's first word on an engine that reads slowly (A43): the tokens the step
- * reads new and how long this device's latest replies of the model say that takes.
+ * reads new and how long this device's read speed says that takes.
  */
-import { expectedReadMs, readSpeed } from '../../core/context/read-speed';
-import type { Message } from '../../core/model';
+import { expectedReadMs, type ReadSpeed } from '../../core/context/read-speed';
 import type { Tokens } from '../../core/units';
 
 export interface ReadWait {
@@ -11,16 +10,8 @@ export interface ReadWait {
   ms: number;
 }
 
-/** Null where the model's speed is not known yet (no timed reply of it in `messages`). */
-export function readWaitFor(
-  tokens: Tokens,
-  model: string | null,
-  messages: readonly Message[],
-): ReadWait | null {
-  if (model === null || tokens <= 0) return null;
-  const speed = readSpeed(
-    messages.map((m) => m.stats),
-    model,
-  );
-  return speed ? { tokens, ms: expectedReadMs(speed, tokens) } : null;
+/** Null where the speed is not known yet or there is nothing to read. */
+export function readWaitFor(tokens: Tokens, speed: ReadSpeed | null): ReadWait | null {
+  if (tokens <= 0 || !speed) return null;
+  return { tokens, ms: expectedReadMs(speed, tokens) };
 }
