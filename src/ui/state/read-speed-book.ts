@@ -5,6 +5,7 @@
  */
 import { readSpeed, type ReadSpeed } from '../../core/context/read-speed';
 import type { Message, ReplyStats } from '../../core/model';
+import type { DeviceSettings } from '../../core/ports/device-settings';
 
 const KEY = 'readSamples';
 /** Enough for eight samples of each of a few models. */
@@ -39,12 +40,7 @@ function isSample(value: unknown): value is Sample {
 export class ReadSpeedBook implements ReadSpeedSource {
   private samples: Sample[];
 
-  constructor(
-    private readonly settings: {
-      get<T>(key: string): T | undefined;
-      set(key: string, value: unknown): void;
-    },
-  ) {
+  constructor(private readonly settings: DeviceSettings) {
     const saved = settings.get<unknown>(KEY);
     // What another version or a hand edit left is read defensively: a bad entry is dropped.
     this.samples = Array.isArray(saved) ? saved.filter(isSample).slice(-KEPT) : [];
