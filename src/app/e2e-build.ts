@@ -67,6 +67,8 @@ export function e2eBuild(location: { search: string }, baseUri: string): E2eBuil
         // 8k: a 1,024-token reply reserve holds the longest step the random model can write.
         contextWindow: 8192,
         source: 'tests/fixtures/models (scripts/make-fixture-gguf.mjs)',
+        // Recommended first on any machine: the specs download it, never a real model (E46).
+        preference: 0,
       },
     ],
     engine: { engine: 'scripted', scripted: e2eScript() },

@@ -36,5 +36,17 @@ describe('CPU catalog (E48–E50)', () => {
     const single = buildCpuCatalog(CPU_MODELS, { ...desktop, isolated: false });
     expect(pickCpuModel(single)?.modelId).toMatch(/^Qwen2\.5-0\.5B/);
     expect(pickCpuModel([])).toBeNull();
+    // A record the build ranks first (the e2e build's fixture) is recommended on any machine.
+    const fixture = {
+      ...CPU_MODELS[0]!,
+      modelId: 'fixture',
+      downloadBytes: 1_500_000,
+      preference: 0,
+    };
+    for (const device of [desktop, { cores: 2, memoryGB: 4, isolated: true }]) {
+      expect(pickCpuModel(buildCpuCatalog([...CPU_MODELS, fixture], device))?.modelId).toBe(
+        'fixture',
+      );
+    }
   });
 });

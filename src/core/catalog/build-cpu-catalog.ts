@@ -86,15 +86,12 @@ function judgeCpuModel(
   };
 }
 
-/** Best first: Qwen2.5 follows JSON schemas well and covers Chinese and English (ADR 0113). */
-const CPU_PREFERENCE = ['Qwen2.5-1.5B', 'Llama-3.2-1B', 'Qwen2.5-0.5B', 'SmolLM2-1.7B'];
-
-/** The CPU model to recommend: the preferred one that runs well, else the smallest (rule E50). */
+/**
+ * The CPU model to recommend: the most preferred one that runs well (the records' `preference`),
+ * else the smallest (rule E50).
+ */
 export function pickCpuModel(entries: readonly CpuCatalogEntry[]): CpuCatalogEntry | null {
-  const rank = (e: CpuCatalogEntry) => {
-    const i = CPU_PREFERENCE.findIndex((p) => e.modelId.startsWith(p));
-    return i < 0 ? CPU_PREFERENCE.length : i;
-  };
+  const rank = (e: CpuCatalogEntry) => e.preference ?? Number.MAX_SAFE_INTEGER;
   const well = entries.filter((e) => e.verdict.type === 'runs_well');
   if (well.length > 0) return [...well].sort((a, b) => rank(a) - rank(b))[0] ?? null;
   const usable = entries.filter((e) => e.verdict.type !== 'wont_run');

@@ -19,6 +19,11 @@ export interface CpuModelRecord {
   contextWindow: Tokens;
   /** Where the size and URL come from. */
   source: string;
+  /**
+   * Which model to recommend among those that run well, lower first (rule E50, ADR 0113: Qwen2.5
+   * follows JSON schemas well and covers Chinese and English); absent: after the ranked ones.
+   */
+  preference?: number;
 }
 
 const HF = 'https://huggingface.co';
@@ -27,6 +32,7 @@ const MB = 1_000_000;
 export const CPU_MODELS: readonly CpuModelRecord[] = [
   {
     modelId: 'Qwen2.5-0.5B-Instruct-Q4_K_M-GGUF',
+    preference: 3,
     label: 'Qwen2.5 0.5B (CPU)',
     paramsB: 0.5,
     urls: [`${HF}/Qwen/Qwen2.5-0.5B-Instruct-GGUF/resolve/main/qwen2.5-0.5b-instruct-q4_k_m.gguf`],
@@ -36,6 +42,7 @@ export const CPU_MODELS: readonly CpuModelRecord[] = [
   },
   {
     modelId: 'Llama-3.2-1B-Instruct-Q4_K_M-GGUF',
+    preference: 2,
     label: 'Llama 3.2 1B (CPU)',
     paramsB: 1.2,
     urls: [
@@ -47,6 +54,7 @@ export const CPU_MODELS: readonly CpuModelRecord[] = [
   },
   {
     modelId: 'Qwen2.5-1.5B-Instruct-Q4_K_M-GGUF',
+    preference: 1,
     label: 'Qwen2.5 1.5B (CPU)',
     paramsB: 1.5,
     urls: [`${HF}/Qwen/Qwen2.5-1.5B-Instruct-GGUF/resolve/main/qwen2.5-1.5b-instruct-q4_k_m.gguf`],
@@ -56,6 +64,7 @@ export const CPU_MODELS: readonly CpuModelRecord[] = [
   },
   {
     modelId: 'SmolLM2-1.7B-Instruct-Q4_K_M-GGUF',
+    preference: 4,
     label: 'SmolLM2 1.7B (CPU)',
     paramsB: 1.7,
     urls: [
