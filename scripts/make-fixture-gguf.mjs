@@ -289,6 +289,22 @@ export function writeHeader(w, kv, tensors) {
   w.pad();
 }
 
+/** The tokenizer's metadata: byte-level BPE with the Qwen2 pre-tokenizer, ChatML control tokens. */
+export function tokenizerMetadata(vocab) {
+  return [
+    ['tokenizer.ggml.model', T.STRING, 'gpt2'],
+    ['tokenizer.ggml.pre', T.STRING, 'qwen2'],
+    ['tokenizer.ggml.tokens', T.ARRAY, [T.STRING, vocab.tokens]],
+    ['tokenizer.ggml.token_type', T.ARRAY, [T.INT32, vocab.types]],
+    ['tokenizer.ggml.merges', T.ARRAY, [T.STRING, vocab.merges]],
+    ['tokenizer.ggml.bos_token_id', T.UINT32, vocab.endOfText],
+    ['tokenizer.ggml.eos_token_id', T.UINT32, vocab.imEnd],
+    ['tokenizer.ggml.padding_token_id', T.UINT32, vocab.endOfText],
+    ['tokenizer.ggml.add_bos_token', T.BOOL, false],
+    ['tokenizer.chat_template', T.STRING, CHAT_TEMPLATE],
+  ];
+}
+
 export function buildGguf() {
   const f = FIXTURE;
   const vocab = buildVocabulary();
@@ -339,16 +355,7 @@ export function buildGguf() {
     ['llama.rope.freq_base', T.FLOAT32, 10000],
     ['llama.rope.dimension_count', T.UINT32, headDim],
     ['llama.vocab_size', T.UINT32, nVocab],
-    ['tokenizer.ggml.model', T.STRING, 'gpt2'],
-    ['tokenizer.ggml.pre', T.STRING, 'qwen2'],
-    ['tokenizer.ggml.tokens', T.ARRAY, [T.STRING, vocab.tokens]],
-    ['tokenizer.ggml.token_type', T.ARRAY, [T.INT32, vocab.types]],
-    ['tokenizer.ggml.merges', T.ARRAY, [T.STRING, vocab.merges]],
-    ['tokenizer.ggml.bos_token_id', T.UINT32, vocab.endOfText],
-    ['tokenizer.ggml.eos_token_id', T.UINT32, vocab.imEnd],
-    ['tokenizer.ggml.padding_token_id', T.UINT32, vocab.endOfText],
-    ['tokenizer.ggml.add_bos_token', T.BOOL, false],
-    ['tokenizer.chat_template', T.STRING, CHAT_TEMPLATE],
+    ...tokenizerMetadata(vocab),
   ];
 
   const w = new Writer();

@@ -35,11 +35,11 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   ALIGNMENT,
-  CHAT_TEMPLATE,
   T,
   Writer,
   buildVocabulary,
   toHalf,
+  tokenizerMetadata,
   writeHeader,
 } from './make-fixture-gguf.mjs';
 
@@ -240,16 +240,7 @@ function metadata(shape, quant) {
     [`${a}.rope.freq_base`, T.FLOAT32, s.ropeBase],
     [`${a}.rope.dimension_count`, T.UINT32, s.embedding / s.heads],
     [`${a}.vocab_size`, T.UINT32, s.vocab],
-    ['tokenizer.ggml.model', T.STRING, 'gpt2'],
-    ['tokenizer.ggml.pre', T.STRING, 'qwen2'],
-    ['tokenizer.ggml.tokens', T.ARRAY, [T.STRING, vocab.tokens]],
-    ['tokenizer.ggml.token_type', T.ARRAY, [T.INT32, vocab.types]],
-    ['tokenizer.ggml.merges', T.ARRAY, [T.STRING, vocab.merges]],
-    ['tokenizer.ggml.bos_token_id', T.UINT32, vocab.endOfText],
-    ['tokenizer.ggml.eos_token_id', T.UINT32, vocab.imEnd],
-    ['tokenizer.ggml.padding_token_id', T.UINT32, vocab.endOfText],
-    ['tokenizer.ggml.add_bos_token', T.BOOL, false],
-    ['tokenizer.chat_template', T.STRING, CHAT_TEMPLATE],
+    ...tokenizerMetadata(vocab),
   ];
 }
 

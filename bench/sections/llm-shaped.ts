@@ -58,26 +58,28 @@ export const run: BenchSection = async ({ quick }) => {
     const wasm = await inBrowser(model.path, threads, promptChars);
     const size = `${(model.bytes / 1e6).toFixed(0)} MB`;
     const id = `llm_shaped.qwen0_5b.${quant}`;
-    figures.push({
-      id: `${id}.prefill_tps`,
-      label: `Prefill, Qwen2.5-0.5B shape ${quant.toUpperCase()}, wllama vs native, ${threads} threads`,
-      unit: 'tokens/s',
-      value: wasm.prefillTokensPerSecond,
-      baseline: { label: 'native llama.cpp', value: native.prefillTokensPerSecond },
-      ratio: wasm.prefillTokensPerSecond / native.prefillTokensPerSecond,
-      target: '≥ 0.33× native',
-      notes: `${wasm.promptTokens}-token prompt read cold; ${size} file`,
-    });
-    figures.push({
-      id: `${id}.decode_tps`,
-      label: `Decode, Qwen2.5-0.5B shape ${quant.toUpperCase()}, wllama vs native, ${threads} threads`,
-      unit: 'tokens/s',
-      value: wasm.decodeTokensPerSecond,
-      baseline: { label: 'native llama.cpp', value: native.decodeTokensPerSecond },
-      ratio: wasm.decodeTokensPerSecond / native.decodeTokensPerSecond,
-      target: '≥ 0.5× native',
-      notes: 'greedy, after the cold prompt',
-    });
+    const phases = [
+      [
+        'prefill',
+        'Prefill',
+        '≥ 0.33× native',
+        `${wasm.promptTokens}-token prompt read cold; ${size} file`,
+      ],
+      ['decode', 'Decode', '≥ 0.5× native', 'greedy, after the cold prompt'],
+    ] as const;
+    for (const [phase, name, target, notes] of phases) {
+      const key = `${phase}TokensPerSecond` as const;
+      figures.push({
+        id: `${id}.${phase}_tps`,
+        label: `${name}, Qwen2.5-0.5B shape ${quant.toUpperCase()}, wllama vs native, ${threads} threads`,
+        unit: 'tokens/s',
+        value: wasm[key],
+        baseline: { label: 'native llama.cpp', value: native[key] },
+        ratio: wasm[key] / native[key],
+        target,
+        notes,
+      });
+    }
     if (quant === 'q4_k_m' && threads > 1) {
       const one = await inBrowser(model.path, 1, promptChars);
       figures.push({

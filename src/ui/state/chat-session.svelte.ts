@@ -6,8 +6,7 @@
  */
 import type { ModelFailure } from './model-manager.svelte';
 import { promptReuse } from '../../core/context/prompt-reuse';
-import { fastRecallCap, readSpeed, type ReadSpeed } from '../../core/context/read-speed';
-import { readWaitFor, type ReadWait } from './read-wait';
+import { ReplyTiming, type ReadWait } from './read-wait';
 import type { QuerySubscription } from '../../core/ports/live-queries';
 import type { ContextPlan } from '../../core/context/plan-context';
 import type { Pressure } from '../../core/context/queue-manager';
@@ -90,6 +89,7 @@ export class ChatSession {
   private controller: AbortController | null = null;
   private readonly windowSize: number;
   private readonly edits: MessageEdits;
+  private readonly timing: ReplyTiming;
   /** The trigger of the turn in progress: its conversation keeps the turn's last plan (U293). */
   private triggerId: MessageId | null = null;
   /** How many of the newest messages the live query reads (grows with `showOlder`). */
@@ -99,6 +99,7 @@ export class ChatSession {
     this.streamed = new FrameLatest((text) => (this.streamingText = text), deps.nextFrame);
     this.windowSize = deps.windowSize ?? 200;
     this.shownLimit = this.windowSize;
+    this.timing = new ReplyTiming(deps, () => this.messages);
     this.edits = new MessageEdits({
       deps,
       agentId: () => this.agentId,
@@ -501,25 +502,9 @@ export class ChatSession {
     }
   }
 
-  /**
-   * A fast reply's recall cap for `model` (A44): what this device reads in half the wait aimed
-   * for, from the chat's timed replies of that model; null when "Thorough memory" is chosen or
-   * the speed is not known yet.
-   */
+  /** A fast reply's recall cap for `model` (A44): what this device reads in half the wait aimed for. */
   recallCapFor(model: string | null): Tokens | null {
-    if (!this.deps.fastReplies?.() || model === null) return null;
-    return fastRecallCap(this.speedOf(model));
-  }
-
-  /** This device's read speed for `model`: remembered across chats, else this chat's replies. */
-  private speedOf(model: string): ReadSpeed | null {
-    return (
-      this.deps.speeds?.speed(model) ??
-      readSpeed(
-        this.messages.map((m) => m.stats),
-        model,
-      )
-    );
+    return this.timing.recallCapFor(model);
   }
 
   /** Applies one loop event to the state (public for tests and for replaying a stream). */
@@ -535,10 +520,7 @@ export class ChatSession {
         // Which part of this request the engine keeps from the step before (C18).
         event.plan.reuse = promptReuse(this.lastPlan, event.plan, event);
         this.lastPlan = event.plan;
-        this.readWait = readWaitFor(
-          event.plan.reuse.fresh,
-          event.model === null ? null : this.speedOf(event.model),
-        );
+        this.readWait = this.timing.waitFor(event.plan.reuse.fresh, event.model);
         this.pressure = event.pressure;
         const pagedIn = event.plan.memories.map((m) => m.id).filter((id) => !before.includes(id));
         highlights?.mark(highlightKey.context());
