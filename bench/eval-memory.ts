@@ -34,6 +34,7 @@ import {
   comparisonMarkdown,
   evalMarkdown,
   memoryCostFigures,
+  summaryEvidenceFigures,
   type CostFigures,
   type EvalResult,
 } from './eval/eval-report';
@@ -267,6 +268,7 @@ async function runLivePath(ctx: EvalContext): Promise<EvalResult> {
       Object.assign(
         (figures.context[strategy] ??= {}),
         memoryCostFigures(budget, record.memoryTokens, record.memoryLines),
+        summaryEvidenceFigures(budget, record.evictedEvidence, record.keptEvidence),
       );
     }
     cost[strategy] = row;

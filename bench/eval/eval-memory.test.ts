@@ -44,10 +44,15 @@ describe('eval:memory on a tiny LoCoMo-format file (fixture embedder, real adapt
       '300_memory_tokens_mean',
       '300_memory_tokens_p95',
       '300_memory_lines_mean',
+      '300_summary_evidence_evicted',
       '900_memory_tokens_mean',
       '900_memory_tokens_p95',
       '900_memory_lines_mean',
+      '900_summary_evidence_evicted',
     ]);
+    // V39: the window strategy evicts nothing, so no evidence is out of the queue.
+    expect(result.context.window!['300_summary_evidence_evicted']).toBe(0);
+    expect(table).toMatch(/\| evicted evidence still in the summary/);
     // The window strategy never recalls: it costs no memory tokens.
     expect(result.context.window!['900_memory_tokens_mean']).toBe(0);
     expect(result.context.memgpt!['900_memory_tokens_p95']).toBeGreaterThanOrEqual(

@@ -50,6 +50,26 @@ export function memoryCostFigures(
   };
 }
 
+/**
+ * How much of what the queue evicted the summary still holds (V39): keys of
+ * `context.<strategy>` beside the recall figures. `<budget>_summary_evidence_evicted` counts the
+ * evidence turns of scored questions out of the queue when the questions were asked;
+ * `<budget>_summary_evidence_kept` is the share of them in the summary's text, absent when none
+ * was evicted.
+ */
+export function summaryEvidenceFigures(
+  budget: number,
+  evicted: number,
+  kept: number,
+): Record<string, number> {
+  return {
+    [`${budget}_summary_evidence_evicted`]: evicted,
+    ...(evicted === 0
+      ? {}
+      : { [`${budget}_summary_evidence_kept`]: Math.round((kept / evicted) * 1000) / 1000 }),
+  };
+}
+
 /** The figures of one path. */
 export interface EvalFigures {
   dataset: string;
@@ -175,6 +195,17 @@ export function evalMarkdown(result: EvalResult, plan: EvalPlan): string {
       const row = result.context[strategy] ?? {};
       lines.push(
         `| ${strategy} | ${plan.budgets.map((b) => `${row[`${b}_memory_tokens_mean`] ?? '–'} / ${row[`${b}_memory_tokens_p95`] ?? '–'} · ${row[`${b}_memory_lines_mean`] ?? '–'}`).join(' | ')} |`,
+      );
+    }
+    lines.push(
+      '',
+      `| evicted evidence still in the summary (kept · of evicted turns, V39) | ${plan.budgets.map((b) => `${b} tokens`).join(' | ')} |`,
+      `|---|${plan.budgets.map(() => '---').join('|')}|`,
+    );
+    for (const strategy of plan.strategies) {
+      const row = result.context[strategy] ?? {};
+      lines.push(
+        `| ${strategy} | ${plan.budgets.map((b) => `${pct(row[`${b}_summary_evidence_kept`])} · ${row[`${b}_summary_evidence_evicted`] ?? '–'}`).join(' | ')} |`,
       );
     }
   }

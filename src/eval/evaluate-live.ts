@@ -3,7 +3,8 @@
  * strategy and budget ({@link replayLive}), scores `conversation_search` in each mode on the
  * first replay's store (search does not depend on the strategy), asks every scored question on a
  * fork of each replay ({@link askOnFork}) and reads context recall from its first planned
- * prompt, and keeps each replay's turn-cost meter for the `cost` table.
+ * prompt, and keeps each replay's turn-cost meter for the `cost` table and how many evicted
+ * evidence turns its summary still holds (V39).
  */
 import type { StrategyName } from '../core/model';
 import type { Tokens } from '../core/units';
@@ -19,6 +20,7 @@ import {
 import { evidenceInPrompt } from './evidence-in-prompt';
 import { askOnFork, replayLive, type LiveReplayDeps } from './live-replay';
 import type { RecallTally } from './recall-tally';
+import { evidenceInSummary, summaryState } from './summary-evidence';
 import type { MeteredTurn } from './turn-cost/turn-cost-meter';
 import type { EpochMs } from '../core/units';
 
@@ -38,6 +40,12 @@ export interface CostRecord {
   /** Recalled memory in each question's first planned prompt: tokens and lines (V38). */
   memoryTokens: Tokens[];
   memoryLines: number[];
+  /**
+   * Evidence turns of scored questions that the queue had evicted when the questions were asked,
+   * and those of them still in the summary's text (V39).
+   */
+  evictedEvidence: number;
+  keptEvidence: number;
 }
 
 /** An empty record for one strategy at one budget. */
@@ -50,6 +58,8 @@ export function emptyCostRecord(): CostRecord {
     warnedTurns: 0,
     memoryTokens: [],
     memoryLines: [],
+    evictedEvidence: 0,
+    keptEvidence: 0,
   };
 }
 
@@ -103,6 +113,16 @@ export async function evaluateLive(
           tally,
           ...(progress ? { progress } : {}),
         });
+      }
+
+      const state = await summaryState(replay.world.store, replay.agent);
+      for (const q of questions) {
+        for (const id of q.evidence) {
+          const message = replay.messageOfTurn.get(id);
+          if (!message || !state.evicted.has(message.id)) continue;
+          cost.evictedEvidence += 1;
+          if (evidenceInSummary(state.text, textOf.get(id) ?? '')) cost.keptEvidence += 1;
+        }
       }
 
       for (const [i, q] of questions.entries()) {
