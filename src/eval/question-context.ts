@@ -117,20 +117,19 @@ function summaryOf(
   agent: Agent,
   tokenizer: Tokenizer,
 ): Summary {
-  const text = extractiveSummary({
-    previous: previous?.text,
+  const { text, fromSeq } = extractiveSummary({
+    ...(previous ? { previous } : {}),
     messages: evicted,
     tokenizer,
     maxTokens: agent.budgets.summaryMaxTokens,
   });
-  const first = evicted[0];
   const last = evicted[evicted.length - 1];
   return {
     id: `summary-${(previous?.version ?? 0) + 1}`,
     agentId: agent.id,
     version: (previous?.version ?? 0) + 1,
     text,
-    fromSeq: previous?.fromSeq ?? first?.seq ?? 0,
+    fromSeq,
     toSeq: last?.seq ?? previous?.toSeq ?? 0,
     method: 'extractive',
     at: last?.at ?? agent.createdAt,

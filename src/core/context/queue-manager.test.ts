@@ -226,6 +226,38 @@ describe('queue manager', () => {
     expect(created[0]?.summary.tokens).toBeLessThanOrEqual(fx.agent.budgets.summaryMaxTokens);
   });
 
+  it('C12: a fallback summary carries the one before it forward and says what it covers', async () => {
+    const fx = await createAgentFixture({
+      window: 4096,
+      rule: chatRule(
+        () => 40,
+        () => new Error('offline'),
+      ),
+    });
+    const events: TurnEvent[] = [];
+    for (let i = 0; i < 60; i += 1)
+      await runTurn(
+        fx.deps,
+        fx.agent.id,
+        { type: 'user_message', text: `fact ${i}: likes ${randomText(seededRandom(i), 30)}` },
+        { onEvent: (e) => events.push(e) },
+      );
+    const created = events.flatMap((e) => (e.type === 'summary.created' ? [e.summary] : []));
+    expect(created.length).toBeGreaterThanOrEqual(2);
+    for (const [i, summary] of created.entries()) {
+      expect(summary.method).toBe('extractive');
+      expect(summary.tokens).toBeLessThanOrEqual(fx.agent.budgets.summaryMaxTokens);
+      const before = created[i - 1];
+      if (!before) continue;
+      // The newest facts of the summary it replaces are still there, so its range still starts
+      // where that one's did.
+      expect(summary.text).toContain(before.text.split('\n').pop()!);
+      expect(summary.fromSeq).toBe(before.fromSeq);
+      // …and it holds some of what this flush evicted.
+      expect(summary.text.split('\n').pop()).not.toBe(before.text.split('\n').pop());
+    }
+  });
+
   it('C8: a flush happens mid-turn when a long tool chain fills the window', async () => {
     let n = 0;
     const fx = await createAgentFixture({

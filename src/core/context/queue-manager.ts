@@ -141,6 +141,7 @@ export async function flushQueue(input: FlushInput): Promise<FlushResult> {
   const first = evicted[0];
   if (!first || !last) throw new AppError('invalid_argument', 'Nothing to evict.');
   let text: string;
+  let fromSeq = input.previous?.fromSeq ?? first.seq;
   let method: Summary['method'] = 'model';
   let fallback: string | undefined;
   try {
@@ -149,12 +150,15 @@ export async function flushQueue(input: FlushInput): Promise<FlushResult> {
     // Lane 3 becomes a value here on purpose: the turn proceeds with the extractive summary (C12).
     fallback = AppError.from(error).code;
     method = 'extractive';
-    text = extractiveSummary({
-      previous: input.previous?.text,
+    // It keeps what it replaces and names the range it holds (ADR 0211).
+    const extract = extractiveSummary({
+      ...(input.previous ? { previous: input.previous } : {}),
       messages: evicted,
       tokenizer: input.tokenizer,
       maxTokens: input.agent.budgets.summaryMaxTokens,
     });
+    text = extract.text;
+    fromSeq = extract.fromSeq;
   }
   const summary: Summary = {
     id: input.ids.next('summary'),
@@ -162,7 +166,7 @@ export async function flushQueue(input: FlushInput): Promise<FlushResult> {
     ...(input.conversationId !== undefined ? { conversationId: input.conversationId } : {}),
     version: (input.previous?.version ?? 0) + 1,
     text,
-    fromSeq: input.previous?.fromSeq ?? first.seq,
+    fromSeq,
     toSeq: last.seq,
     method,
     at: input.clock.now(),

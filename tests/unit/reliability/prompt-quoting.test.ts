@@ -141,7 +141,7 @@ const KINDS: Record<string, (v: string) => string> = {
       () => conversationLabel('Trip'),
     ),
   'author (summary)': (v) =>
-    extractiveSummary({ messages: [message(v)], tokenizer, maxTokens: 200 }),
+    extractiveSummary({ messages: [message(v)], tokenizer, maxTokens: 200 }).text,
   // The summarizer's transcript lines (queue-manager) open with speakerText too.
   'speaker of a line': (v) => `${speakerText(v)}: The figures are due Friday.`,
   'conversation title': (v) => renderRecallMemory(message('Sam'), conversationLabel(v)),
