@@ -1,37 +1,28 @@
 /**
  * `npm run eval:memory -- --data <file> [--out <result.json>] [--budgets 1500,3000]
- * [--k 5,10,25] [--embedder <local model dir> | --no-embedder] [--path live|side|both]
+ * [--k 5,10,25] [--embedder <local model dir> | --no-embedder]
  * [--strategies memgpt,forgetting] [--engine webllm|prefix]`
  *
  * Scores Loci's memory on a LoCoMo-format file without an LLM (docs/spec/eval.md): evidence
  * recall of `conversation_search` in each search mode, whether each context strategy's prompt
- * holds the evidence, and what each turn costs an engine. The default path is `live` (V28): the
- * conversation runs through the app's turn loop with a scripted engine. `side` is the older
- * direct replay, kept for the comparison table (`both` runs the two). Prints Markdown tables;
- * writes the JSON with `--out`.
+ * holds the evidence, and what each turn costs an engine. The conversation runs through the
+ * app's turn loop with a scripted engine (V28), as the in-app memory check does. Prints Markdown
+ * tables; writes the JSON with `--out`.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { createAgentRecord } from '../src/core/agent/create-agent-record';
-import {
-  evaluateConversation,
-  type ConversationSummary,
-  type EvalPlan,
-} from '../src/eval/evaluate-conversation';
-import { costKey, evaluateLive, type CostRecord } from '../src/eval/evaluate-live';
+import type { ConversationSummary, EvalPlan } from '../src/eval/eval-plan';
+import { EVAL_STRATEGIES, costKey, evaluateLive, type CostRecord } from '../src/eval/evaluate-live';
 import { summarizeCost, webllmRatioFloor } from '../src/eval/turn-cost/turn-cost-meter';
 import type { StrategyName } from '../src/core/model';
 import type { Tokenizer } from '../src/core/ports/tokenizer';
 import { parseLocomo } from '../src/eval/parse-locomo';
-import { EVAL_STRATEGIES } from '../src/eval/question-context';
 import { RecallTally } from '../src/eval/recall-tally';
 import type { Embedder } from '../src/core/ports/embedder';
 import type { SearchMode } from '../src/core/ports/memory-search';
-import { createToolRegistry } from '../src/core/tools/tool-registry';
 import type { EpochMs } from '../src/core/units';
 import {
   buildEvalResult,
-  comparisonMarkdown,
   evalMarkdown,
   memoryCostFigures,
   summaryEvidenceFigures,
@@ -40,7 +31,6 @@ import {
 } from './eval/eval-report';
 import {
   FIXTURE_MODEL_DIR,
-  conversationRuntime,
   createLlama3Tokenizer,
   liveReplayDeps,
   loadLocalEmbedder,
@@ -53,7 +43,6 @@ export interface EvalArgs {
   ks: number[];
   embedder: string | null;
   quiet: boolean;
-  path: EvalPath;
   /** Context strategies to replay (default: all of them); fewer is faster. */
   strategies: readonly StrategyName[];
   /**
@@ -63,9 +52,6 @@ export interface EvalArgs {
    */
   engine: 'webllm' | 'prefix';
 }
-
-/** `live`: through the turn loop (default); `side`: the direct replay; `both`: the two. */
-export type EvalPath = 'live' | 'side' | 'both';
 
 function numbers(value: string | undefined, flag: string): number[] {
   const list = (value ?? '').split(',').map((s) => Number(s.trim()));
@@ -83,7 +69,6 @@ export function parseEvalArgs(argv: readonly string[]): EvalArgs {
     ks: [5, 10, 25],
     embedder: FIXTURE_MODEL_DIR,
     quiet: false,
-    path: 'live',
     strategies: EVAL_STRATEGIES,
     engine: 'webllm',
   };
@@ -114,13 +99,6 @@ export function parseEvalArgs(argv: readonly string[]): EvalArgs {
       case '--no-embedder':
         args.embedder = null;
         break;
-      case '--path':
-        if (value !== 'live' && value !== 'side' && value !== 'both') {
-          throw new Error('--path takes live, side or both.');
-        }
-        args.path = value;
-        i += 1;
-        break;
       case '--strategies': {
         const names = (value ?? '').split(',').map((n) => n.trim());
         const unknown = names.filter((n) => !EVAL_STRATEGIES.includes(n as StrategyName));
@@ -145,7 +123,7 @@ export function parseEvalArgs(argv: readonly string[]): EvalArgs {
         break;
       default:
         throw new Error(
-          `Unknown option ${flag}. Usage: eval:memory -- --data <file> [--out <json>] [--budgets 1500,3000] [--k 5,10,25] [--embedder <dir> | --no-embedder] [--path live|side|both] [--strategies memgpt,...] [--engine webllm|prefix]`,
+          `Unknown option ${flag}. Usage: eval:memory -- --data <file> [--out <json>] [--budgets 1500,3000] [--k 5,10,25] [--embedder <dir> | --no-embedder] [--strategies memgpt,...] [--engine webllm|prefix]`,
         );
     }
   }
@@ -178,49 +156,7 @@ function logSummary(ctx: EvalContext, summary: ConversationSummary, seconds: num
   );
 }
 
-/** The side path: the direct replay and its own memgpt loop (kept for the comparison table). */
-async function runSidePath(ctx: EvalContext): Promise<EvalResult> {
-  const tally = new RecallTally();
-  const tools = createToolRegistry().specs([]);
-  for (const conversation of ctx.dataset.conversations) {
-    const first = conversation.turns[0]?.at ?? 0;
-    const last = conversation.turns[conversation.turns.length - 1]?.at ?? 0;
-    const runtime = await conversationRuntime(
-      ctx.embedder,
-      ctx.tokenizer,
-      () => (last + 60_000) as EpochMs,
-    );
-    const { agent } = createAgentRecord({
-      id: `eval-${conversation.id}`,
-      name: conversation.speakers[1],
-      now: first as EpochMs,
-    });
-    const t0 = Date.now();
-    let lastStage = '';
-    const summary = await evaluateConversation(
-      conversation,
-      agent,
-      ctx.plan,
-      {
-        ...runtime,
-        tools,
-        onProgress: (stage) => {
-          if (stage !== lastStage)
-            ctx.log(
-              `  side ${conversation.id}: ${stage} (${((Date.now() - t0) / 1000).toFixed(1)} s)`,
-            );
-          lastStage = stage;
-        },
-      },
-      tally,
-    );
-    await runtime.close();
-    logSummary(ctx, summary, (Date.now() - t0) / 1000);
-  }
-  return { path: 'side', ...buildEvalResult(meta(ctx), tally, ctx.plan) };
-}
-
-/** The live path (V28–V32): the turn loop, a fork per question, and the turn-cost meter. */
+/** The live path (V28–V31): the turn loop, a fork per question, and the turn-cost meter. */
 async function runLivePath(ctx: EvalContext): Promise<EvalResult> {
   const tally = new RecallTally();
   const costs = new Map<string, CostRecord>();
@@ -291,13 +227,9 @@ export async function runMemoryEval(
   const modes: SearchMode[] = ['lexical', 'vector', 'hybrid'];
   const plan: EvalPlan = { modes, ks: args.ks, strategies: args.strategies, budgets: args.budgets };
   const ctx: EvalContext = { args, dataset, tokenizer, embedder, plan, log };
-  const side = args.path === 'live' ? null : await runSidePath(ctx);
-  const live = args.path === 'side' ? null : await runLivePath(ctx);
+  const result = await runLivePath(ctx);
   log(`done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  const result: EvalResult = live ? { ...live, ...(side ? { side_path: side } : {}) } : side!;
-  const tables = [evalMarkdown(result, plan)];
-  if (live && side) tables.push('', comparisonMarkdown(side, live, plan));
-  return { result, table: tables.join('\n') };
+  return { result, table: evalMarkdown(result, plan) };
 }
 
 async function main(): Promise<void> {

@@ -228,7 +228,7 @@ async function bootMemory(): Promise<MemoryServices> {
     observe: e2e?.onTurnEvent,
   });
   await agents.start();
-  // A memory check cut off by a closed tab left its temporary agent behind (V14).
+  // A memory check of an earlier version, cut off by a closed tab, left its temporary agent (V14).
   void sweepMemoryCheckAgents(store, lock).catch((e: unknown) =>
     console.warn('sweeping memory-check agents failed', e),
   );

@@ -101,19 +101,6 @@ describe('eval:memory on a tiny LoCoMo-format file (fixture embedder, real adapt
     expect(table).toMatch(/\| cost per turn \(live\)/);
   });
 
-  it('V32: --path both adds the side path and a comparison table', async () => {
-    const { result, table } = await runMemoryEval(
-      parseEvalArgs(['--data', tiny, '--budgets', '900', '--k', '5', '--path', 'both', '--quiet']),
-    );
-    expect(result.path).toBe('live');
-    expect(result.side_path?.path).toBe('side');
-    expect(result.side_path?.cost).toBeUndefined();
-    expect(table).toMatch(/\| figure \| side path \| live path \|/);
-    expect(() => parseEvalArgs(['--data', tiny, '--path', 'sideways'])).toThrow(
-      /live, side or both/,
-    );
-  });
-
   it('V5/V7: the 8-turn conversation is found lexically and fits whole at 900 tokens', async () => {
     const { result } = await runMemoryEval(
       parseEvalArgs(['--data', tiny, '--budgets', '900', '--k', '5', '--quiet']),
@@ -154,5 +141,9 @@ describe('eval:memory on a tiny LoCoMo-format file (fixture embedder, real adapt
     expect(() => parseEvalArgs([])).toThrow(/--data/);
     expect(() => parseEvalArgs(['--data', tiny, '--k', 'ten'])).toThrow(/positive integers/);
     expect(() => parseEvalArgs(['--data', tiny, '--bogus'])).toThrow(/Usage/);
+    // V32: there is one path; the side path's option is gone.
+    expect(() => parseEvalArgs(['--data', tiny, '--path', 'side'])).toThrow(
+      /Unknown option --path/,
+    );
   });
 });

@@ -1,16 +1,11 @@
 /**
  * The result of `npm run eval:memory`: the JSON the issue fixes (top-level keys `path`,
  * `dataset`, `tokenizer`, `embedder`, `conversations`, `questions`, `retrieval`, `context`,
- * `by_category`, and on the live path `cost`; `side_path` holds the side path's figures when
- * both ran) and the Markdown tables printed beside it. "any" figures are the headline
+ * `by_category` and `cost`) and the Markdown tables printed beside it. "any" figures are the headline
  * (`recall@k`, and the budget keys of `context`); "all evidence" figures sit beside them
  * (`all_recall@k`, `<budget>_all`). docs/eval-results.md documents the contract.
  */
-import {
-  contextFigure,
-  retrievalFigure,
-  type EvalPlan,
-} from '../../src/eval/evaluate-conversation';
+import { contextFigure, retrievalFigure, type EvalPlan } from '../../src/eval/eval-plan';
 import type { RecallTally } from '../../src/eval/recall-tally';
 
 import type { CostSummary } from '../../src/eval/turn-cost/turn-cost-meter';
@@ -90,12 +85,10 @@ export interface EvalFigures {
 }
 
 export interface EvalResult extends EvalFigures {
-  /** Which replay the figures come from (V28): `live` is the default and the reported one. */
-  path: 'live' | 'side';
-  /** Live path only: what a turn costs an engine, per strategy and budget (V26, V31). */
-  cost?: Record<string, Record<string, CostFigures>>;
-  /** The side path's figures, when both ran (`--path both`). */
-  side_path?: EvalResult;
+  /** Always `live` (V28): the one replay there is, named so older readers of the JSON find it. */
+  path: 'live';
+  /** What a turn costs an engine, per strategy and budget (V26, V31). */
+  cost: Record<string, Record<string, CostFigures>>;
 }
 
 function figures(tally: RecallTally, plan: EvalPlan, category: string) {
@@ -185,7 +178,7 @@ export function evalMarkdown(result: EvalResult, plan: EvalPlan): string {
       `| ${strategy} | ${plan.budgets.map((b) => `${pct(row[String(b)])} / ${pct(row[`${b}_all`])}`).join(' | ')} |`,
     );
   }
-  if (result.path === 'live') {
+  {
     lines.push(
       '',
       `| recalled memory per question (tokens mean / p95 · lines mean) | ${plan.budgets.map((b) => `${b} tokens`).join(' | ')} |`,
@@ -221,7 +214,7 @@ export function evalMarkdown(result: EvalResult, plan: EvalPlan): string {
       `| ${name} | ${cat.questions} | ${plan.modes.map((m) => pct(cat.retrieval[m]?.[`recall@${k}`])).join(' | ')} | ${plan.strategies.map((s) => pct(cat.context[s]?.[String(budget)])).join(' | ')} |`,
     );
   }
-  if (result.cost) {
+  {
     lines.push(
       '',
       `| cost per turn (${result.path}) | budget | turns | steps/turn | full prompt | new tokens | prefill web-llm | prefill LCP | new p95 | web-llm p95 | LCP p95 | flushes | pressure warnings/turn |`,
@@ -237,7 +230,7 @@ export function evalMarkdown(result: EvalResult, plan: EvalPlan): string {
       }
     }
   }
-  if (result.cost) {
+  {
     lines.push(
       '',
       `| web-llm full prefills (${result.path}) | budget | requests | held (mean) | ratio: floor / measured (V37) | why (V34) |`,
@@ -254,29 +247,6 @@ export function evalMarkdown(result: EvalResult, plan: EvalPlan): string {
           c.new_tokens_mean > 0 ? (c.prefill_webllm_mean / c.new_tokens_mean).toFixed(2) : '–';
         lines.push(
           `| ${strategy} | ${b} | ${total} | ${c.webllm_held_mean} | ${c.webllm_ratio_floor ?? '–'} / ${measured} | ${why || 'none'} |`,
-        );
-      }
-    }
-  }
-  return lines.join('\n');
-}
-
-/** The side path against the live path, headline figures (any evidence). */
-export function comparisonMarkdown(side: EvalFigures, live: EvalFigures, plan: EvalPlan): string {
-  const lines = ['| figure | side path | live path |', '|---|---|---|'];
-  for (const mode of plan.modes) {
-    for (const k of plan.ks) {
-      const key = `recall@${k}`;
-      lines.push(
-        `| ${mode} ${key} | ${pct(side.retrieval[mode]?.[key])} | ${pct(live.retrieval[mode]?.[key])} |`,
-      );
-    }
-  }
-  for (const strategy of plan.strategies) {
-    for (const b of plan.budgets) {
-      for (const key of [String(b), `${b}_all`]) {
-        lines.push(
-          `| ${strategy} context ${key} | ${pct(side.context[strategy]?.[key])} | ${pct(live.context[strategy]?.[key])} |`,
         );
       }
     }

@@ -1,5 +1,5 @@
 /**
- * Scores one conversation on the live path (V28–V32): replays it through the turn loop once per
+ * Scores one conversation on the live path (V28–V31): replays it through the turn loop once per
  * strategy and budget ({@link replayLive}), scores `conversation_search` in each mode on the
  * first replay's store (search does not depend on the strategy), asks every scored question on a
  * fork of each replay ({@link askOnFork}) and reads context recall from its first planned
@@ -16,7 +16,7 @@ import {
   tallyRetrieval,
   type ConversationSummary,
   type EvalPlan,
-} from './evaluate-conversation';
+} from './eval-plan';
 import { evidenceInPrompt } from './evidence-in-prompt';
 import { askOnFork, replayLive, type LiveReplayDeps } from './live-replay';
 import type { RecallTally } from './recall-tally';
@@ -63,6 +63,14 @@ export function emptyCostRecord(): CostRecord {
   };
 }
 
+/** The context strategies the eval replays, in report order (V33). */
+export const EVAL_STRATEGIES: readonly StrategyName[] = [
+  'memgpt',
+  'forgetting',
+  'recency',
+  'window',
+];
+
 export const costKey = (strategy: StrategyName, budget: Tokens): string => `${strategy}.${budget}`;
 
 export async function evaluateLive(
@@ -91,7 +99,7 @@ export async function evaluateLive(
         summary.problems[`${key} replay ${reason}`] = n;
       }
       const cost: CostRecord = costs.get(key) ?? emptyCostRecord();
-      cost.turns.push(...replay.meter.turns);
+      cost.turns.push(...(replay.meter?.turns ?? []));
       cost.flushes += replay.flushes;
       cost.turnCount += replay.turns;
       cost.warnedTurns += replay.warnedTurns;

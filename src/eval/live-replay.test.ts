@@ -75,7 +75,7 @@ describe('the live replay', () => {
     const queue = await replay.world.store.queryMessages(replay.agent.id, { inContext: true });
     expect(queue.map((m) => m.id)).not.toContain(first.id);
     // Every turn's requests were metered; each reply round took one step.
-    expect(replay.meter.summary().turns).toBe(replayRounds(c).length);
+    expect(replay.meter?.summary().turns).toBe(replayRounds(c).length);
 
     const asked = await askOnFork(
       replay,

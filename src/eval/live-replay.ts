@@ -1,5 +1,5 @@
 /**
- * The live replay of the memory evaluation (V28–V32, ADR 0092): a conversation is fed to the
+ * The live replay of the memory evaluation (V28–V31, ADR 0092): a conversation is fed to the
  * same code the chat runs. The first speaker's turns are user triggers of {@link runTurn}; the
  * other speaker's turns are what the model answers — a scripted engine returns the JSON step a
  * model would write (`send_message` with that turn's text). The queue manager, eviction, the
@@ -47,8 +47,8 @@ export interface LiveReplayDeps {
    */
   createEngine(window: Tokens, answer: (request: CompletionRequest) => string): LlmEngine;
   tokenizer: Tokenizer;
-  /** The chat template's tokens, for the turn-cost meter. */
-  chatTokens: ChatTemplateTokens;
+  /** The chat template's tokens, for the turn-cost meter; without them nothing is metered. */
+  chatTokens?: ChatTemplateTokens;
   ids: IdSource;
 }
 
@@ -114,8 +114,8 @@ export interface LiveReplay {
   messageOfTurn: Map<string, Message>;
   /** Stored message id → dataset turn id. */
   turnOfMessage: Map<string, string>;
-  /** Every request of the replay, priced (questions are not metered). */
-  meter: TurnCostMeter;
+  /** Every request of the replay, priced (questions are not metered); null without chat tokens. */
+  meter: TurnCostMeter | null;
   /** Summaries written (queue flushes) during the replay. */
   flushes: number;
   /** Turns that ended other than as the dataset did, by stop reason (e.g. `error`). */
@@ -200,7 +200,7 @@ export async function replayLive(
     deps.tokenizer,
   );
   const clock = new ReplayClock(agent.createdAt);
-  const meter = new TurnCostMeter(deps.chatTokens);
+  const meter = deps.chatTokens ? new TurnCostMeter(deps.chatTokens) : null;
   let pending: EvalTurn[] = [];
   const answer = (request: CompletionRequest): string => {
     // The summary request: no text, so the queue manager falls back to the extractive summary.
@@ -210,7 +210,8 @@ export async function replayLive(
     clock.set(next.at);
     return replyStep(next.text, pending.length > 0);
   };
-  const engine = new MeteredEngine(deps.createEngine(window, answer), meter);
+  const scripted = deps.createEngine(window, answer);
+  const engine = meter ? new MeteredEngine(scripted, meter) : scripted;
   const agentDeps = {
     store: world.store,
     search: world.search,
@@ -250,7 +251,7 @@ export async function replayLive(
     pending = [...round.replies];
     const fromSeq = (await world.store.lastSeq(agent.id)) + 1;
     const controller = new AbortController();
-    meter.beginTurn(round.user?.id ?? `${round.replies[0]!.id} (session start)`);
+    meter?.beginTurn(round.user?.id ?? `${round.replies[0]!.id} (session start)`);
     replay.turns += 1;
     let planned = false;
     const outcome = await runTurn(agentDeps, agent.id, trigger, {

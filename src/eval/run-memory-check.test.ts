@@ -6,13 +6,12 @@ import {
   TransformersEmbedder,
   configureTransformersEnv,
 } from '../adapters/embed/transformers-embedder';
-import { LocalVectorIndex } from '../adapters/search/local-vector-index';
-import { Bm25LexicalIndex } from '../adapters/search/bm25-lexical-index';
 import { openMemoryStore } from '../adapters/storage/dexie';
 import { createLlama3Tokenizer } from '../adapters/tokenizer/llama3-tokenizer';
 import type { Embedder } from '../core/ports/embedder';
-import { createMemorySearch } from '../core/search/memory-search';
-import { createToolRegistry } from '../core/tools/tool-registry';
+import type { EpochMs } from '../core/units';
+import { CounterIds } from '../testing/counter-ids';
+import { memoryWorlds } from '../testing/memory-worlds';
 import { probeConversation } from './probe-conversation';
 import { runMemoryCheck, sweepMemoryCheckAgents } from './run-memory-check';
 import { createAgentRecord } from '../core/agent/create-agent-record';
@@ -37,78 +36,42 @@ describe('runMemoryCheck with the fixture embedder (real store, search and token
     for (const q of probe.questions) for (const e of q.evidence) expect(ids.has(e)).toBe(true);
   });
 
-  it('V13: scores every mode and the strategy, then deletes the temporary agent', async () => {
-    const store = await openMemoryStore('memory-check-test');
-    const before = await store.listAgents();
-    let n = 0;
+  it('V13: scores every mode and the strategy through the live path, in a world of its own', async () => {
+    const stages = new Set<string>();
     const result = await runMemoryCheck({
-      store,
-      createSearch: () =>
-        createMemorySearch({
-          store,
-          lexical: new Bm25LexicalIndex(),
-          vectors: new LocalVectorIndex(embedder.dimension),
-          embedder,
-          clock: { now: () => Date.parse('2025-03-16T00:00:00Z') },
-        }),
+      ...memoryWorlds(embedder, () => Date.parse('2025-03-16T00:00:00Z') as EpochMs),
       tokenizer: createLlama3Tokenizer(),
-      clock: { now: () => Date.parse('2025-03-01T00:00:00Z') },
-      ids: { next: (prefix = 'id') => `${prefix}-${(n += 1)}` },
-      tools: createToolRegistry().specs([]),
+      ids: new CounterIds(),
       strategy: 'memgpt',
+      onProgress: (stage) => stages.add(stage.split(' ')[0]!),
     });
     expect(result.questions).toBe(15);
+    expect(result.turns).toBe(probeConversation().turns.length);
     expect(Object.keys(result.retrieval)).toEqual(['lexical', 'vector', 'hybrid']);
     // Lexical search in English and Chinese finds most probe facts in the top 5.
     expect(result.retrieval.lexical![5]).toBeGreaterThanOrEqual(0.8);
-    expect(result.context.strategy).toBe('memgpt');
+    expect(result.context).toMatchObject({ strategy: 'memgpt', budget: 600 });
     expect(result.context.any).toBeGreaterThan(0);
-    expect(await store.listAgents()).toEqual(before);
-    expect(await store.countMessages(`memory-check-1`)).toBe(0);
+    // It reports each stage as it goes: the replay, the searches, the prompts.
+    expect([...stages]).toEqual(['replay', 'retrieval', 'context']);
   });
 
-  it('V14: a running check holds its agent, a sweep leaves it alone, and leftovers are swept', async () => {
+  it('V14: leftovers of earlier checks are swept, but one whose lock another tab holds', async () => {
     const store = await openMemoryStore('memory-check-sweep-test');
     const lock = new MemoryTurnLock();
     const mine = createAgentRecord({ id: 'agent-1', name: 'Ada', now: 1 });
     const leftover = createAgentRecord({ id: 'memory-check-old', name: 'Memory check', now: 2 });
-    await store.apply(mine.changes);
-    await store.apply(leftover.changes);
-    // The leftover of a closed tab goes; the user's agent stays.
+    const running = createAgentRecord({ id: 'memory-check-running', name: 'Memory check', now: 3 });
+    for (const record of [mine, leftover, running]) await store.apply(record.changes);
+    const release = await lock.acquire('memory-check-running');
+    // The leftover of a closed tab goes; the user's agent and the running check's stay.
+    expect(await sweepMemoryCheckAgents(store, lock)).toBe(1);
+    expect((await store.listAgents()).map((a) => a.id).sort()).toEqual([
+      'agent-1',
+      'memory-check-running',
+    ]);
+    await release?.();
     expect(await sweepMemoryCheckAgents(store, lock)).toBe(1);
     expect((await store.listAgents()).map((a) => a.id)).toEqual(['agent-1']);
-
-    // While a check runs, a sweep (as another tab starting) finds its agent held and skips it.
-    let sweptMidRun = -1;
-    let n = 0;
-    const result = await runMemoryCheck({
-      store,
-      lock,
-      createSearch: () =>
-        createMemorySearch({
-          store,
-          lexical: new Bm25LexicalIndex(),
-          vectors: null,
-          embedder: null,
-          clock: { now: () => Date.parse('2025-03-16T00:00:00Z') },
-        }),
-      tokenizer: createLlama3Tokenizer(),
-      clock: { now: () => Date.parse('2025-03-01T00:00:00Z') },
-      ids: { next: (prefix = 'id') => `${prefix}-${(n += 1)}` },
-      tools: createToolRegistry().specs([]),
-      strategy: 'memgpt',
-      modes: ['lexical'],
-      onProgress: () => {
-        if (sweptMidRun === -1) {
-          sweptMidRun = -2;
-          void sweepMemoryCheckAgents(store, lock).then((count) => (sweptMidRun = count));
-        }
-      },
-    });
-    expect(sweptMidRun).toBe(0);
-    expect(result.questions).toBe(15);
-    // After the run the check's agent is gone and its lock is free.
-    expect((await store.listAgents()).map((a) => a.id)).toEqual(['agent-1']);
-    expect(await lock.holder('memory-check-1')).toBeNull();
   });
 });

@@ -1,31 +1,35 @@
 /**
- * The in-app memory check (V12, V13): replays the built-in probe conversation into a temporary
- * agent, with whatever embedder the caller's search uses (the user's real model in the app),
- * scores recall@k per search mode and context recall for one strategy, and deletes the
- * temporary agent afterwards — also when the check fails half way (V14: one left behind by a
- * closed tab is swept on the next start, and never listed among the user's agents).
+ * The in-app memory check (V12, V13): the built-in probe conversation through the live path, as
+ * `npm run eval:memory` runs a LoCoMo file (V28–V30) — replayed through `runTurn` into a world of
+ * its own (a fresh store and a search with whatever embedder the caller's search uses: the user's
+ * real model in the app), each question asked on a copy of that state — scoring recall@k per
+ * search mode and the context recall of one strategy. Nothing of the user's store is read or
+ * written (V14); the world is dropped afterwards.
  */
-import { createAgentRecord } from '../core/agent/create-agent-record';
 import type { StrategyName } from '../core/model';
-import type { Clock, IdSource } from '../core/ports/clock';
-import type { MemorySearch, SearchMode } from '../core/ports/memory-search';
+import type { IdSource } from '../core/ports/clock';
+import type { SearchMode } from '../core/ports/memory-search';
 import type { MemoryStore } from '../core/ports/memory-store';
 import type { Tokenizer } from '../core/ports/tokenizer';
 import type { TurnLock } from '../core/ports/turn-lock';
-import type { ToolSpec } from '../core/tools/tool';
 import type { Tokens } from '../core/units';
-import { contextFigure, evaluateConversation, retrievalFigure } from './evaluate-conversation';
+import { contextFigure, retrievalFigure } from './eval-plan';
+import { evaluateLive } from './evaluate-live';
+import type { LiveWorld } from './live-replay';
 import { probeConversation } from './probe-conversation';
 import { RecallTally } from './recall-tally';
+import { createReplayEngine } from './replay-engine';
 
 export interface MemoryCheckDeps {
-  store: MemoryStore;
-  /** A search of its own: the check must not switch the app's search to its temporary agent. */
-  createSearch: () => MemorySearch;
+  /**
+   * A fresh, empty world: a store of the check's own and a search over it with the user's
+   * embedder. Never the user's store: the replay writes an agent and the display name.
+   */
+  createWorld(): Promise<LiveWorld>;
+  /** A copy of `world` each question can change without changing `world` (V30). */
+  forkWorld(world: LiveWorld): Promise<LiveWorld>;
   tokenizer: Tokenizer;
-  clock: Clock;
   ids: IdSource;
-  tools: readonly ToolSpec[];
   /** The strategy whose context recall is measured (the agent's). */
   strategy: StrategyName;
   /** Modes to score; leave `vector` and `hybrid` out when there is no embedder. */
@@ -33,11 +37,6 @@ export interface MemoryCheckDeps {
   ks?: readonly number[];
   budget?: Tokens;
   onProgress?: (stage: string, done: number, total: number) => void;
-  /**
-   * Held on the temporary agent while the check runs, so another tab's sweep
-   * ({@link sweepMemoryCheckAgents}) leaves a running check alone.
-   */
-  lock?: TurnLock;
 }
 
 export interface MemoryCheckResult {
@@ -49,17 +48,18 @@ export interface MemoryCheckResult {
 }
 
 export const MEMORY_CHECK_KS: readonly number[] = [1, 3, 5];
-/** The id prefix of the check's temporary agents. */
+/** The id prefix of the temporary agents earlier versions of the check wrote to the user's store. */
 export const MEMORY_CHECK_ID_PREFIX = 'memory-check';
 
-/** Whether an agent is a memory check's temporary agent (never shown as the user's). */
+/** Whether an agent is such a temporary agent (never shown as the user's). */
 export function isMemoryCheckAgent(agentId: string): boolean {
   return agentId.startsWith(MEMORY_CHECK_ID_PREFIX);
 }
 
 /**
- * Deletes temporary agents that a closed tab left behind (V14): each one whose lock can be taken,
- * i.e. no tab is running that check now. Resolves with how many were deleted.
+ * Deletes the temporary agents an earlier version of the check left in the user's store when its
+ * tab closed mid-check (V14): each one whose lock can be taken, i.e. no tab (an older version
+ * still open) is running that check now. Resolves with how many were deleted.
  */
 export async function sweepMemoryCheckAgents(store: MemoryStore, lock: TurnLock): Promise<number> {
   let deleted = 0;
@@ -76,53 +76,46 @@ export async function sweepMemoryCheckAgents(store: MemoryStore, lock: TurnLock)
   }
   return deleted;
 }
+
 /** A small budget: the probe is ~1,300 tokens, so recall is tested, not just the window. */
 export const MEMORY_CHECK_BUDGET: Tokens = 600;
 
-/** Runs the check; the temporary agent is gone when the promise settles. */
+/** Runs the check in a world of its own (V13). */
 export async function runMemoryCheck(deps: MemoryCheckDeps): Promise<MemoryCheckResult> {
-  const conversation = probeConversation();
   const modes = deps.modes ?? ['lexical', 'vector', 'hybrid'];
   const ks = deps.ks ?? MEMORY_CHECK_KS;
   const budget = deps.budget ?? MEMORY_CHECK_BUDGET;
-  const { agent } = createAgentRecord({
-    id: deps.ids.next(MEMORY_CHECK_ID_PREFIX),
-    name: 'Memory check',
-    now: deps.clock.now(),
-  });
   const tally = new RecallTally();
-  const search = deps.createSearch();
-  const release = deps.lock ? await deps.lock.acquire(agent.id) : null;
-  try {
-    const summary = await evaluateConversation(
-      conversation,
-      agent,
-      { modes, ks, strategies: [deps.strategy], budgets: [budget] },
-      { ...deps, search },
-      tally,
-    );
-    const retrieval: MemoryCheckResult['retrieval'] = {};
-    for (const mode of modes) {
-      const row: Record<number, number> = {};
-      for (const k of ks) row[k] = tally.recall(retrievalFigure(mode, 'any', k));
-      retrieval[mode] = row;
-    }
-    return {
-      questions: summary.questions,
-      turns: summary.turns,
-      retrieval,
-      context: {
-        strategy: deps.strategy,
-        budget,
-        any: tally.recall(contextFigure(deps.strategy, budget, 'any')),
-        all: tally.recall(contextFigure(deps.strategy, budget, 'all')),
-      },
-    };
-  } finally {
-    try {
-      await deps.store.deleteAgent(agent.id);
-    } finally {
-      await release?.();
-    }
+  const summary = await evaluateLive(
+    probeConversation(),
+    { modes, ks, strategies: [deps.strategy], budgets: [budget] },
+    {
+      createWorld: deps.createWorld,
+      forkWorld: deps.forkWorld,
+      createEngine: (window, answer) =>
+        createReplayEngine({ window, tokenizer: deps.tokenizer, answer }),
+      tokenizer: deps.tokenizer,
+      ids: deps.ids,
+      ...(deps.onProgress ? { onProgress: deps.onProgress } : {}),
+    },
+    tally,
+    new Map(),
+  );
+  const retrieval: MemoryCheckResult['retrieval'] = {};
+  for (const mode of modes) {
+    const row: Record<number, number> = {};
+    for (const k of ks) row[k] = tally.recall(retrievalFigure(mode, 'any', k));
+    retrieval[mode] = row;
   }
+  return {
+    questions: summary.questions,
+    turns: summary.turns,
+    retrieval,
+    context: {
+      strategy: deps.strategy,
+      budget,
+      any: tally.recall(contextFigure(deps.strategy, budget, 'any')),
+      all: tally.recall(contextFigure(deps.strategy, budget, 'all')),
+    },
+  };
 }

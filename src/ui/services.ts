@@ -3,11 +3,12 @@ import type { BackupActions } from '../core/ports/backup';
 import type { StorageStatusSource } from '../core/ports/storage-status';
 import type { EmbedChoice } from './components/settings/embedding-setting';
 import type { MemorySearch } from '../core/ports/memory-search';
-import type { Clock, IdSource } from '../core/ports/clock';
+import type { IdSource } from '../core/ports/clock';
 import type { MemoryStore } from '../core/ports/memory-store';
 import type { Tokenizer } from '../core/ports/tokenizer';
 import type { TurnLock } from '../core/ports/turn-lock';
 import type { WriterDeps } from '../core/writer/writer-deps';
+import type { MemoryCheckDeps } from '../eval/run-memory-check';
 import type { AgentsState } from './state/agents.svelte';
 import type { ThemeState } from './state/theme.svelte';
 import type { ReplyPaceState } from './state/reply-pace.svelte';
@@ -55,16 +56,16 @@ export interface MemoryServices {
 
 /** The in-app memory check's inputs, built by the composition root from the app's own parts. */
 export interface MemoryCheckServices {
-  /** A new search over the store with the user's embedder (never the app's shared search). */
-  createSearch: () => MemorySearch;
+  /**
+   * Worlds of the check's own for one run (a store and a search with the user's embedder, and
+   * copies of them): never the user's store (V14).
+   */
+  worlds: () => Promise<Pick<MemoryCheckDeps, 'createWorld' | 'forkWorld'>>;
   /** The tokenizer turns use: the loaded model's, or the estimator before one is loaded. */
   tokenizer: () => Promise<Tokenizer>;
   /** The embedding model's label, or null when none is chosen (vector search is unavailable). */
   readonly embedderName: string | null;
-  clock: Clock;
   ids: IdSource;
-  /** Held on the temporary agent while the check runs (V14). */
-  lock?: TurnLock;
 }
 
 /** Everything the screens use, built once by the composition root (`src/main.ts`). */

@@ -1,9 +1,9 @@
 /**
- * The in-app memory check on the Settings screen (issue 9, item 3; V12–V13) in the built e2e
- * app, whose embedder is the fixture model served at /models/: it replays the probe conversation
- * into a temporary agent, shows recall@k for every search mode and the context recall of the
- * active agent's strategy, and deletes the temporary agent — the user's agents, messages and
- * active agent are as before.
+ * The in-app memory check on the Settings screen (issue 9, item 3; issue 33, item 5; V12–V14) in
+ * the built e2e app, whose embedder is the fixture model served at /models/: it replays the probe
+ * conversation through the turn loop in a world of its own, shows recall@k for every search mode
+ * and the context recall of the active agent's strategy — the user's agents, messages and active
+ * agent are as before.
  */
 import type { Page } from '@playwright/test';
 import { test, expect, waitForServiceWorker } from './fixtures';
@@ -39,7 +39,7 @@ async function runCheck(page: Page) {
 }
 
 test.describe('memory check', () => {
-  test('V12/V13: recall per search mode and context recall, then the temporary agent is gone', async ({
+  test('V12/V13/V14: recall per search mode and context recall; nothing of the user’s changes', async ({
     page,
     externalRequests,
     shoot,
@@ -94,7 +94,7 @@ test.describe('memory check', () => {
     await expect(check.getByText(/^Tokens counted with /)).not.toContainText('estimate');
     await expect(check.getByRole('button', { name: 'Run again' })).toBeEnabled();
 
-    // The temporary agent and everything it wrote are gone; the user's agent is still active.
+    // The check wrote nothing to the user's store; the user's agent is still active.
     expect(await agentNames(page)).toEqual(agentsBefore);
     expect(await rowCounts(page)).toEqual(rowsBefore);
     expect(
@@ -119,7 +119,7 @@ test.describe('memory check', () => {
     await expect(page.getByRole('region', { name: 'Memory check' })).toHaveCount(0);
     await createAgent(page, 'Juniper');
     await expect(page.getByRole('region', { name: 'Memory check' })).toBeVisible();
-    // Running it twice leaves no temporary agent either.
+    // Running it twice adds no agent either.
     const check = await runCheck(page);
     await check.getByRole('button', { name: 'Run again' }).click();
     await expect(check.getByRole('status')).toBeVisible();

@@ -1,30 +1,20 @@
 /**
- * Scores one conversation (V3–V10): replays it into a fresh agent, asks every non-adversarial
- * question in each search mode (as `conversation_search` does: `MemorySearch.search` over
- * recall messages of both sides) and through each strategy at each budget, and records the
- * outcomes in a {@link RecallTally}. Shared by `npm run eval:memory` and the in-app memory check.
+ * What one run of the memory evaluation measures and how its tally is keyed (V4–V8): the plan
+ * (modes, ks, strategies, budgets), the figure keys, which questions are scored, and retrieval
+ * recall@k. The live path (`evaluateLive`) and the in-app memory check share them.
  */
-import type { Agent, StrategyName } from '../core/model';
+import type { StrategyName } from '../core/model';
 import type { MemorySearch, SearchMode } from '../core/ports/memory-search';
 import type { Tokens } from '../core/units';
 import { ADVERSARIAL_CATEGORY, CATEGORY_NAMES, type EvalConversation } from './eval-dataset';
-import { evidenceInPrompt } from './evidence-in-prompt';
 import { evidenceRanks, foundWithin } from './evidence-ranks';
-import { prepareContext, questionPrompt, type ContextEvalSetup } from './question-context';
 import type { RecallTally } from './recall-tally';
-import { replayConversation, type ReplayDeps, type ReplayProgress } from './replay-conversation';
-import type { ToolSpec } from '../core/tools/tool';
 
 export interface EvalPlan {
   modes: readonly SearchMode[];
   ks: readonly number[];
   strategies: readonly StrategyName[];
   budgets: readonly Tokens[];
-}
-
-export interface EvaluateDeps extends ReplayDeps {
-  tools: readonly ToolSpec[];
-  onProgress?: (stage: string, done: number, total: number) => void;
 }
 
 /** Figure keys of the tally. */
@@ -45,7 +35,7 @@ export interface ConversationSummary {
   skipped: number;
   /** Strategy/budget → planner problems (prompts that could not be built). */
   problems: Record<string, number>;
-  /** Strategy/budget → flushes during the replay (memgpt). */
+  /** Strategy/budget → flushes during the replay. */
   flushes: Record<string, number>;
 }
 
@@ -86,8 +76,7 @@ export const categoryName = (c: number): string => CATEGORY_NAMES[c] ?? `categor
 
 /**
  * Retrieval recall@k of one conversation (V7): each question searched in each mode, its hits
- * mapped to dataset turns, tallied per k for "any" and "all" evidence. The side and the live
- * path share it.
+ * mapped to dataset turns, tallied per k for "any" and "all" evidence.
  */
 export async function tallyRetrieval(input: {
   search: MemorySearch;
@@ -129,56 +118,4 @@ export async function tallyRetrieval(input: {
       input.progress?.(`retrieval ${mode}`, i + 1, questions.length);
     }
   }
-}
-
-export async function evaluateConversation(
-  conversation: EvalConversation,
-  agent: Agent,
-  plan: EvalPlan,
-  deps: EvaluateDeps,
-  tally: RecallTally,
-): Promise<ConversationSummary> {
-  const progress = deps.onProgress;
-  const replayProgress: ReplayProgress = (done, total) => progress?.('replay', done, total);
-  const replayed = await replayConversation(conversation, agent, deps, replayProgress);
-  const { known, questions, summary } = scoredQuestions(conversation);
-  const category = categoryName;
-
-  await tallyRetrieval({
-    search: deps.search,
-    agentId: agent.id,
-    questions,
-    known,
-    turnOfMessage: replayed.turnOfMessage,
-    plan,
-    tally,
-    ...(progress ? { progress } : {}),
-  });
-
-  const setup: ContextEvalSetup = {
-    agent,
-    messages: replayed.messages,
-    tokenizer: deps.tokenizer,
-    search: deps.search,
-    tools: deps.tools,
-  };
-  for (const strategy of plan.strategies) {
-    for (const budget of plan.budgets) {
-      const key = `${strategy}.${budget}`;
-      const prepared = await prepareContext(setup, strategy, budget);
-      summary.flushes[key] = prepared.flushes;
-      for (const [i, q] of questions.entries()) {
-        const texts = q.evidence
-          .map((id) => replayed.messageOfTurn.get(id)?.text)
-          .filter((t): t is string => t !== undefined);
-        const built = await questionPrompt(prepared, setup, q.question);
-        if (built.problem) summary.problems[key] = (summary.problems[key] ?? 0) + 1;
-        const found = evidenceInPrompt(built.prompt, texts);
-        tally.add(contextFigure(strategy, budget, 'any'), category(q.category), found.any);
-        tally.add(contextFigure(strategy, budget, 'all'), category(q.category), found.all);
-        progress?.(`context ${key}`, i + 1, questions.length);
-      }
-    }
-  }
-  return summary;
 }
