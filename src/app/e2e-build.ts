@@ -54,7 +54,13 @@ export interface E2eParts {
 /** The e2e build's additions for the page at `location`, with `baseUri` the document's. */
 export function e2eBuild(location: { search: string }, baseUri: string): E2eBuild {
   // What the specs read back: planner totals and the engine's own counts.
-  const plans: { step: number; prompt: number; memories: number; memoryText: string }[] = [];
+  const plans: {
+    step: number;
+    prompt: number;
+    memories: number;
+    memoryText: string;
+    promptText: string;
+  }[] = [];
   const completions: CompletionReport[] = [];
   return {
     cpuModels: [
@@ -91,6 +97,8 @@ export function e2eBuild(location: { search: string }, baseUri: string): E2eBuil
           // Recalled memory in the prompt (kept lines included) and this turn's lines (V38).
           memories: event.plan.sections.memories,
           memoryText: event.plan.memories.map((m) => m.text).join('\n'),
+          // The request's text, turn by turn: which version of a reply the model read (U331).
+          promptText: event.plan.prompt.map((t) => t.content).join('\n'),
         });
       }
     },

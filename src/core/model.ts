@@ -202,10 +202,28 @@ export interface Message {
   continues?: MessageId;
   /** How the reply was written, for the line under it (A42): absent on other messages. */
   stats?: ReplyStats;
+  /**
+   * On a message a turn answered: the versions of its reply that the user does not keep (U331,
+   * ADR 0213), each the rows Regenerate or a version switch took out of the chat, whole. Only the
+   * kept version's rows are messages (in the queue, recall, search); these are none of that.
+   */
+  otherVersions?: ReplyVersion[];
   at: EpochMs;
   /** Whether the message is in the FIFO queue of the context window. */
   inContext: boolean;
   tokens: Tokens;
+}
+
+/**
+ * One version of a reply that is not kept (U331): the messages after its trigger — tool calls and
+ * results, the reply, Continues and their replies — and the turns those rows triggered (a
+ * Continue's) with their steps, as {@link Message.otherVersions} holds them.
+ */
+export interface ReplyVersion {
+  /** Its rows hold no versions of their own: only a turn's trigger does, and it is not here. */
+  messages: Array<Omit<Message, 'otherVersions'>>;
+  turns: TurnRecord[];
+  steps: StepRecord[];
 }
 
 export interface Summary {

@@ -31,6 +31,7 @@ import type {
   DeletedMessageRows,
   MemoryStore,
   MessageQuery,
+  MessageSwap,
   PassageQuery,
   TierName,
   TierStats,
@@ -46,6 +47,7 @@ const WRITES = [
   'restoreConversation',
   'deleteMessages',
   'restoreMessages',
+  'swapMessages',
   'deleteDocument',
   'setSetting',
   'updateSetting',
@@ -116,7 +118,8 @@ export class InMemoryStore implements MemoryStore {
     for (const [id, c] of this.conversations) copy.conversations.set(id, clone(c));
     for (const [key, block] of this.blocks) copy.blocks.set(key, clone(block));
     copy.history.push(...this.history);
-    // Stored messages change in place only in `inContext`: a shallow copy of each suffices.
+    // Stored messages change in place only in `inContext` and `otherVersions` (replaced, never
+    // mutated within): a shallow copy of each suffices.
     for (const [agentId, list] of this.byAgent) {
       const mine = list.map((m) => ({ ...m }));
       copy.byAgent.set(agentId, mine);
@@ -435,6 +438,23 @@ export class InMemoryStore implements MemoryStore {
     }
     this.restoreDependents(deleted);
     return Promise.resolve();
+  }
+
+  /** All or nothing (S43): a restore that fails puts the removed rows back before it rejects. */
+  async swapMessages(swap: MessageSwap): Promise<DeletedMessageRows> {
+    const holder = this.messages.get(swap.holder.id);
+    if (!holder) throw new AppError('not_found', `No message ${swap.holder.id}.`);
+    const removed = await this.deleteMessages(swap.remove);
+    await this.restoreMessages(swap.restore).catch(async (error: unknown) => {
+      await this.restoreMessages(removed);
+      throw error;
+    });
+    const { otherVersions, holdRemoved } = swap.holder;
+    const versions = [...otherVersions, ...(holdRemoved && removed.messages[0] ? [removed] : [])];
+    // In place, as `inContext` changes: a fork's shallow copies keep their own field.
+    delete holder.otherVersions;
+    if (versions[0]) holder.otherVersions = clone(versions);
+    return removed;
   }
 
   latestSummary(agentId: AgentId, conversationId?: ConversationId): Promise<Summary | undefined> {

@@ -10,6 +10,7 @@ import {
   dismissToast,
   loadScriptedModel,
   longText,
+  recallSearch,
   reply,
   script,
   send,
@@ -24,17 +25,6 @@ async function startChat(page: Page): Promise<string> {
   const agentId = await createAgent(page, 'Juniper');
   await loadScriptedModel(page);
   return agentId;
-}
-
-/** Searches recall storage by words in the memory panel and returns the results' text. */
-async function recallSearch(page: Page, words: string): Promise<string> {
-  const recall = page.getByRole('region', { name: 'Recall storage' });
-  await recall.getByRole('searchbox', { name: 'Search conversation' }).fill(words);
-  await recall.getByRole('radio', { name: 'Words' }).check();
-  await recall.getByRole('button', { name: 'Search' }).click();
-  await expect(recall.getByRole('status')).toHaveText(/of \d+|No results/);
-  const results = recall.getByRole('list', { name: 'Recall results' });
-  return (await results.count()) > 0 ? results.innerText() : '';
 }
 
 test.describe('message actions', () => {

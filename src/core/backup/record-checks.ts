@@ -12,6 +12,7 @@ import type {
   Message,
   PassageSource,
   ReplyStats,
+  ReplyVersion,
   SamplingSettings,
   SettingRow,
   StepRecord,
@@ -181,7 +182,10 @@ const replyStats = obj<ReplyStats>({
   readMs: opt(count),
 });
 
-export const messageCheck: Check<Message> = obj<Message>({
+/** A message as a reply version holds it: no versions of its own (ADR 0213). */
+type HeldMessage = Omit<Message, 'otherVersions'>;
+
+const heldMessageFields: { [K in keyof HeldMessage]-?: Check<HeldMessage[K]> } = {
   id,
   agentId: id,
   conversationId: opt(id),
@@ -200,6 +204,26 @@ export const messageCheck: Check<Message> = obj<Message>({
   at: time,
   inContext: bool,
   tokens: count,
+};
+
+/**
+ * The versions of a reply a trigger holds (U331, S43). Checked when called (not at load): the turn
+ * and step checks are defined below. Whether their rows fit the file — the holder's agent, its
+ * conversation, after it — is `validate-backup`'s.
+ */
+const replyVersions: Check<ReplyVersion[]> = (value, path) =>
+  arr(
+    obj<ReplyVersion>({
+      messages: arr(obj<HeldMessage>(heldMessageFields), { max: LIMITS.rowsPerTable }),
+      turns: arr(turnCheck, { max: LIMITS.rowsPerTable }),
+      steps: arr(stepCheck, { max: LIMITS.rowsPerTable }),
+    }),
+    { max: LIMITS.rowsPerTable },
+  )(value, path);
+
+export const messageCheck: Check<Message> = obj<Message>({
+  ...heldMessageFields,
+  otherVersions: opt(replyVersions),
 });
 
 export const summaryCheck: Check<Summary> = obj<Summary>({

@@ -202,6 +202,33 @@ function checkConversations(
   return list;
 }
 
+/**
+ * The reply versions a message holds (U331, S43) fit where a switch puts them back: each held row
+ * is its holder's agent's, in its holder's conversation, after it, and no held message repeats a
+ * message of the file; a held turn or step is the holder's agent's.
+ */
+function checkHeldVersions(list: BackupTables['messages'], ids: Set<string>, path: string): void {
+  list.forEach((holder, i) => {
+    holder.otherVersions?.forEach((version, v) => {
+      const at = `${path}[${i}].otherVersions[${v}]`;
+      version.messages.forEach((m, j) => {
+        if (m.agentId !== holder.agentId)
+          fail(`${at}.messages[${j}].agentId`, "is not its holder's agent");
+        if (conversationOf(m) !== conversationOf(holder))
+          fail(`${at}.messages[${j}].conversationId`, "is not its holder's conversation");
+        if (m.seq <= holder.seq) fail(`${at}.messages[${j}].seq`, 'is not after its holder');
+        if (ids.has(m.id)) fail(`${at}.messages[${j}].id`, 'repeats a message of the file');
+      });
+      for (const name of ['turns', 'steps'] as const) {
+        version[name].forEach((row, j) => {
+          if (row.agentId !== holder.agentId)
+            fail(`${at}.${name}[${j}].agentId`, "is not its holder's agent");
+        });
+      }
+    });
+  });
+}
+
 function decodeFloats(text: string, expected: number, path: string): Float32Array {
   const bytes = decodeBase64(text);
   const floats = bytes ? bytesToFloat32(bytes) : null;
@@ -251,6 +278,7 @@ function checkReferences(file: BackupFile): DecodedBackup {
   });
   const messages = unique(t.messages, p('messages'), (m) => m.id, 'message id');
   unique(t.messages, p('messages'), (m) => JSON.stringify([m.agentId, m.seq]), 'agent and seq');
+  checkHeldVersions(t.messages, messages, p('messages'));
   unique(t.summaries, p('summaries'), (s) => s.id, 'summary id');
   const documents = unique(t.documents, p('documents'), (d) => d.id, 'document id');
   const docAgent = new Map(t.documents.map((d) => [d.id, d.agentId]));

@@ -18,6 +18,7 @@ import type {
   MessageRole,
   Passage,
   PassageId,
+  ReplyVersion,
   StepRecord,
   Summary,
   TurnId,
@@ -117,6 +118,22 @@ export interface DeletedMessageRows {
   steps: StepRecord[];
 }
 
+/**
+ * One move of a reply's versions (U331, ADR 0213), for {@link MemoryStore.swapMessages}: the rows
+ * that leave the chat, the rows that come back, and the versions the trigger holds afterwards.
+ */
+export interface MessageSwap {
+  /** Deleted as {@link MemoryStore.deleteMessages} deletes (S40). */
+  remove: MessageId[];
+  /** Put back as {@link MemoryStore.restoreMessages} puts back. */
+  restore: DeletedMessageRows;
+  /**
+   * The message whose `otherVersions` becomes `otherVersions` (none clears it), followed, with
+   * `holdRemoved`, by the removed rows as one more version when any were removed.
+   */
+  holder: { id: MessageId; otherVersions: ReplyVersion[]; holdRemoved?: boolean };
+}
+
 /** Row counts and approximate bytes of one tier. */
 export interface TierStats {
   rows: number;
@@ -177,6 +194,13 @@ export interface MemoryStore extends LiveQueries {
    * Vectors are not put back: search embeds the restored messages again.
    */
   restoreMessages(deleted: DeletedMessageRows): Promise<void>;
+  /**
+   * Moves a reply's versions in one transaction (U331, S43): deletes `remove` with what refers to
+   * them, puts `restore` back, and sets the holder's `otherVersions`; resolves with the removed
+   * rows. All of it lands or none: a taken id or seq is `invalid_argument`, a holder that is not
+   * there `not_found`, and nothing is written.
+   */
+  swapMessages(swap: MessageSwap): Promise<DeletedMessageRows>;
 
   /** The newest summary of the conversation (of any of the agent's when none is named). */
   latestSummary(agentId: AgentId, conversationId?: ConversationId): Promise<Summary | undefined>;

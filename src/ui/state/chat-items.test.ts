@@ -106,4 +106,23 @@ describe('chatItems', () => {
       retried.filter((i) => i.type === 'steps').map((i) => i.type === 'steps' && i.turnId),
     ).toEqual(['t1', 't2']);
   });
+
+  it('U331: with an earlier version kept, the newer turns that answered the same message show no steps', () => {
+    const user = msg({ role: 'user', turnId: 't1' });
+    const kept = msg({
+      role: 'assistant',
+      turnId: 't1',
+      toolCall: { name: 'send_message', arguments: {} },
+    });
+    const items = chatItems(
+      [user, kept],
+      { t1: turn('t1', user.id), t2: turn('t2', user.id), t3: turn('t3', user.id) },
+      {},
+    );
+    expect(items.map((i) => (i.type === 'steps' ? `steps:${i.turnId}` : i.type))).toEqual([
+      'message',
+      'steps:t1',
+      'message',
+    ]);
+  });
 });

@@ -3,9 +3,9 @@
  * and `send_message` replies as bubbles, session and memory-pressure events as small notes, and
  * for each turn one collapsible list of its steps — placed before the turn's first reply, or
  * after its last message when it never replied — with how the turn ended. Tool receipts and
- * non-reply steps are not bubbles: they are the steps. A finished turn whose reply was
- * regenerated (a later turn answers the same message, U184) shows no steps any more: its step
- * records stay in the store as history. A reply that continues a cut one (A41) is shown as
+ * non-reply steps are not bubbles: they are the steps. A finished turn whose reply is not shown
+ * while another turn answers the same message — regenerated (U184), or a version not kept (U331) —
+ * shows no steps: its step records stay in the store, and come back with its version. A reply that continues a cut one (A41) is shown as
  * part of it: one bubble, the texts joined, and neither the Continue request nor its turn's
  * steps are shown (U292).
  */
@@ -95,14 +95,13 @@ export function chatItems(
     if (m.continues && m.turnId && messages.some((c) => c.id === m.continues))
       placed[m.turnId] = true;
   }
+  // A finished turn without a shown reply whose message another turn answers: its reply was
+  // regenerated (U184) or is a version not kept (U331), so its steps go with it.
   for (const turn of Object.values(turns)) {
-    const regenerated = Object.values(turns).some(
-      (later) =>
-        later.id !== turn.id &&
-        later.triggerMessageId === turn.triggerMessageId &&
-        later.startedAt >= turn.startedAt,
+    const answeredAgain = Object.values(turns).some(
+      (other) => other.id !== turn.id && other.triggerMessageId === turn.triggerMessageId,
     );
-    if (regenerated && endingOf(turn) === 'ok' && !replied[turn.id]) placed[turn.id] = true;
+    if (answeredAgain && endingOf(turn) === 'ok' && !replied[turn.id]) placed[turn.id] = true;
   }
   const items: ChatItem[] = [];
   messages.forEach((m, i) => {

@@ -30,6 +30,8 @@ function lastUserText(request: CompletionRequest): string {
 async function setup(options: { failNext?: () => boolean; hold?: () => Promise<void> } = {}) {
   n += 1;
   let answers = 0;
+  /** Every step's prompt, as text (which version of a reply the model was shown, U331). */
+  const prompts: string[] = [];
   const stack = await createRealStack({
     dbName: `chat-actions-${n}-${Date.now()}`,
     autoRecall: false,
@@ -37,6 +39,7 @@ async function setup(options: { failNext?: () => boolean; hold?: () => Promise<v
     // regenerated reply from the old one and see which text it answered.
     rule: (request) => {
       if (!request.jsonSchema) return 'summary';
+      prompts.push(request.messages.map((m) => String(m.content)).join('\n'));
       answers += 1;
       const said = lastUserText(request).split('\n').pop() ?? '';
       return reply(`Answer ${answers} to: ${said.slice(-40)}`);
@@ -79,7 +82,7 @@ async function setup(options: { failNext?: () => boolean; hold?: () => Promise<v
     expect(await session.send(text)).toBe(true);
     await vi.waitFor(() => expect(session.latest?.regenerateId).toBeTruthy());
   };
-  return { stack, session, lock, calls, bubbles, found, sendAndSettle };
+  return { stack, session, lock, calls, bubbles, found, sendAndSettle, prompts };
 }
 
 describe('ChatSession message actions (real store, search and loop)', () => {
@@ -228,5 +231,60 @@ describe('ChatSession message actions (real store, search and loop)', () => {
     await running;
     expect(t.session.canChange).toBe(true);
     expect(await t.stack.store.getMessages([latest.editId!])).toHaveLength(1);
+  });
+
+  it('U331: Regenerate keeps versions; the one switched to is the one the next turn reads', async () => {
+    const t = await setup();
+    await t.sendAndSettle('tell me a joke');
+    for (const shown of [2, 3]) {
+      expect(await t.session.regenerate(t.session.latest!.regenerateId!)).toBe(true);
+      await vi.waitFor(() => expect(t.session.latest?.versions).toEqual({ shown, count: shown }));
+    }
+    expect(t.bubbles()).toEqual(['user: tell me a joke', 'assistant: Answer 3 to: tell me a joke']);
+    expect(await t.session.switchVersion(1)).toBe(true);
+    await vi.waitFor(() => expect(t.session.latest?.versions).toEqual({ shown: 1, count: 3 }));
+    expect(t.bubbles()).toEqual(['user: tell me a joke', 'assistant: Answer 1 to: tell me a joke']);
+    // One list of steps: the kept version's.
+    const steps = chatItems(t.session.messages, t.session.turns, t.session.steps).filter(
+      (i) => i.type === 'steps',
+    );
+    expect(steps).toHaveLength(1);
+    expect((await t.found('joke')).sort()).toEqual([
+      'Answer 1 to: tell me a joke',
+      'tell me a joke',
+    ]);
+
+    await t.sendAndSettle('another one');
+    const prompt = t.prompts.at(-1)!;
+    expect(prompt).toContain('Answer 1 to: tell me a joke');
+    expect(prompt).not.toContain('Answer 3 to');
+    expect(prompt).not.toContain('Answer 2 to');
+    // The choice is final once the chat moved on: the new reply has no versions.
+    expect(t.session.latest?.versions).toBeNull();
+  });
+
+  it('U331: Delete of a reply with versions deletes the shown one, the newest other takes its place; Undo puts it back', async () => {
+    const t = await setup();
+    await t.sendAndSettle('tell me a joke');
+    for (const count of [2, 3]) {
+      expect(await t.session.regenerate(t.session.latest!.regenerateId!)).toBe(true);
+      await vi.waitFor(() => expect(t.session.latest?.versions?.count).toBe(count));
+    }
+    await t.session.switchVersion(2);
+    await vi.waitFor(() => expect(t.session.latest?.versions?.shown).toBe(2));
+    await t.session.deleteMessage(t.session.latest!.regenerateId!);
+    await vi.waitFor(() => expect(t.session.latest?.versions).toEqual({ shown: 2, count: 2 }));
+    expect(t.bubbles()).toEqual(['user: tell me a joke', 'assistant: Answer 3 to: tell me a joke']);
+    expect(await t.found('Answer')).toEqual(['Answer 3 to: tell me a joke']);
+    await t.session.undoDelete();
+    await vi.waitFor(() => expect(t.session.latest?.versions).toEqual({ shown: 2, count: 3 }));
+    expect(t.bubbles()).toEqual(['user: tell me a joke', 'assistant: Answer 2 to: tell me a joke']);
+    expect(await t.found('Answer')).toEqual(['Answer 2 to: tell me a joke']);
+    // Deleting down to one version leaves an ordinary reply.
+    await t.session.deleteMessage(t.session.latest!.regenerateId!);
+    await vi.waitFor(() => expect(t.session.latest?.versions?.count).toBe(2));
+    await t.session.deleteMessage(t.session.latest!.regenerateId!);
+    await vi.waitFor(() => expect(t.session.latest?.versions).toBeNull());
+    expect(t.bubbles()).toEqual(['user: tell me a joke', 'assistant: Answer 1 to: tell me a joke']);
   });
 });

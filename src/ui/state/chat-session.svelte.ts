@@ -438,6 +438,11 @@ export class ChatSession {
     return this.edits.regenerate(id);
   }
 
+  /** Shows and keeps version `to` of the latest reply (U331). */
+  switchVersion(to: number): Promise<boolean> {
+    return this.edits.switchVersion(to);
+  }
+
   /**
    * Continue (A41, U292): asks the model for the rest of a reply cut off at the length limit;
    * the chat shows the new text appended to that reply.

@@ -78,3 +78,21 @@ describe('latestTurn (U183, U184)', () => {
     expect(latestTurn([], {})).toBeNull();
   });
 });
+
+describe('latestTurn with reply versions (U331)', () => {
+  it('U331: an earlier version kept after Regenerate still offers Regenerate and its place', () => {
+    const old = reply('t1');
+    const u = msg({ role: 'user', turnId: 't1' });
+    const kept = reply('t1');
+    const later = { messages: [{ ...old, seq: kept.seq + 10 }], turns: [], steps: [] };
+    const earlier = { messages: [{ ...old, seq: kept.seq - 0.5 }], turns: [], steps: [] };
+    const trigger = { ...u, otherVersions: [earlier, later] };
+    const turns = { t1: turn('t1', u.id), t2: turn('t2', u.id), t3: turn('t3', u.id) };
+    expect(latestTurn([trigger, kept], turns)).toMatchObject({
+      turnId: 't3',
+      regenerateId: kept.id,
+      versions: { shown: 2, count: 3 },
+    });
+    expect(latestTurn([u, kept], turns)?.versions).toBeNull();
+  });
+});

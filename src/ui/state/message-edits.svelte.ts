@@ -7,8 +7,17 @@
 import {
   deleteMessages,
   restoreMessages,
+  type DeletedMessages,
   type DeleteMessagesDeps,
 } from '../../core/agent/delete-messages';
+import {
+  deleteReplyVersion,
+  restoreReplyVersion,
+  shelveReply,
+  switchReplyVersion,
+  unshelveReply,
+  type DeletedVersion,
+} from '../../core/agent/reply-versions';
 import type { TurnTrigger } from '../../core/agent/turn-events';
 import { AppError } from '../../core/errors';
 import {
@@ -41,6 +50,8 @@ export interface MessageEditsHost {
   runTrigger(trigger: TurnTrigger): Promise<boolean>;
 }
 
+type DeletedWithVersion = DeletedMessages & { version?: DeletedVersion };
+
 export class MessageEdits {
   /** True while a delete, Undo, edit or regenerate changes the stored messages. */
   changing = $state(false);
@@ -51,16 +62,31 @@ export class MessageEdits {
 
   /**
    * Deletes messages (one bubble: a reply and its continuations, A41) from the store, search and
-   * the context window (U185); "Undo" can bring them back until the next delete or turn.
+   * the context window (U185); "Undo" can bring them back until the next delete or turn. The
+   * latest reply, when it has other versions, is deleted as one version (U331).
    */
   async deleteMessages(ids: readonly MessageId[]): Promise<void> {
     const agentId = this.host.agentId();
     if (!agentId || !this.host.canChange()) return;
-    const deleted = await this.change(agentId, () =>
-      deleteMessages(this.host.deps, agentId, [...ids]),
-    );
+    const latest = this.host.latest();
+    // A reply with other versions: the shown one goes, the newest other takes its place (U331).
+    const ofVersion = latest?.versions && ids.includes(latest.regenerateId ?? '');
+    const deleted = await this.change(agentId, async (): Promise<DeletedWithVersion> => {
+      if (!ofVersion) return deleteMessages(this.host.deps, agentId, [...ids]);
+      const { removed, undo } = await deleteReplyVersion(
+        this.host.deps,
+        agentId,
+        latest.trigger.id,
+      );
+      return { agentId, ...removed, version: undo };
+    });
     if (deleted && deleted.messages.length > 0) {
-      this.undoable = { deleted, summarised: deleted.messages.some((m) => !m.inContext) };
+      const { version, ...rows } = deleted;
+      this.undoable = {
+        deleted: rows,
+        summarised: rows.messages.some((m) => !m.inContext),
+        ...(version ? { version } : {}),
+      };
       this.host.deps.highlights?.mark(highlightKey.queue());
     }
   }
@@ -71,7 +97,9 @@ export class MessageEdits {
     const agentId = this.host.agentId();
     if (!undo || !agentId || undo.deleted.agentId !== agentId || !this.host.canChange()) return;
     const done = await this.change(agentId, async () => {
-      await restoreMessages(this.host.deps, undo.deleted);
+      if (undo.version)
+        await restoreReplyVersion(this.host.deps, agentId, undo.deleted, undo.version);
+      else await restoreMessages(this.host.deps, undo.deleted);
       return true;
     });
     if (done) {
@@ -101,8 +129,9 @@ export class MessageEdits {
   }
 
   /**
-   * Regenerate (U184, ADR 0104): deletes the latest turn's reply and its tool steps, then runs
-   * the turn again for the same message. Put back when the new turn cannot start.
+   * Regenerate (U184, U331): the latest turn's reply and its tool steps leave the chat and memory
+   * as a version the trigger keeps, then the turn runs again for the same message; the version
+   * comes back when the new turn cannot start.
    */
   async regenerate(id: MessageId): Promise<boolean> {
     const agentId = this.host.agentId();
@@ -112,10 +141,36 @@ export class MessageEdits {
       this.host.setError(new AppError('model_not_loaded', 'No chat model is loaded.'), null);
       return false;
     }
-    return this.replace(agentId, latest.trigger, latest.trigger.seq + 1, {
-      type: 'retry',
-      turnId: latest.turnId,
-    });
+    this.undoable = null;
+    const triggerId = latest.trigger.id;
+    const held = await this.change(agentId, () => shelveReply(this.host.deps, agentId, triggerId));
+    if (held === null || this.host.agentId() !== agentId) return false;
+    const started = await this.host.runTrigger({ type: 'retry', turnId: latest.turnId });
+    if (!started && held.messages.length > 0) {
+      try {
+        await unshelveReply(this.host.deps, agentId, triggerId, held);
+      } catch (error) {
+        console.error('putting the reply back failed', error);
+      }
+    }
+    return started;
+  }
+
+  /**
+   * Shows and keeps version `to` (1-based, oldest first) of the latest reply (U331): the shown
+   * version leaves the chat, the queue and search, and `to` takes its place in all three.
+   */
+  async switchVersion(to: number): Promise<boolean> {
+    const agentId = this.host.agentId();
+    const latest = this.host.latest();
+    if (!agentId || !this.host.canChange() || !latest?.versions) return false;
+    if (to < 1 || to > latest.versions.count || to === latest.versions.shown) return false;
+    this.undoable = null;
+    const triggerId = latest.trigger.id;
+    const done = await this.change(agentId, () =>
+      switchReplyVersion(this.host.deps, agentId, triggerId, to),
+    );
+    return done === true;
   }
 
   /**

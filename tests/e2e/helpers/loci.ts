@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 
 const require = createRequire(import.meta.url);
 
@@ -184,4 +184,15 @@ export async function waitForTestIdText(page: Page, testId: string, text: string
 /** Waits until the streaming reply bubble shows `text`. */
 export async function waitForStreaming(page: Page, text: string): Promise<void> {
   await waitForTestIdText(page, 'streaming-reply', text);
+}
+
+/** Searches recall storage by words in the memory panel and returns the results' text. */
+export async function recallSearch(page: Page, words: string): Promise<string> {
+  const recall = page.getByRole('region', { name: 'Recall storage' });
+  await recall.getByRole('searchbox', { name: 'Search conversation' }).fill(words);
+  await recall.getByRole('radio', { name: 'Words' }).check();
+  await recall.getByRole('button', { name: 'Search' }).click();
+  await expect(recall.getByRole('status')).toHaveText(/of \d+|No results/);
+  const results = recall.getByRole('list', { name: 'Recall results' });
+  return (await results.count()) > 0 ? results.innerText() : '';
 }

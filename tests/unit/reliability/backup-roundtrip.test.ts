@@ -1,8 +1,8 @@
 /**
  * X200: every backup restores after any sequence of user actions. Seeded random sequences of what
- * a user does — send, edit and resend, regenerate, delete a message (and Undo), delete a chat (and
- * Undo), new chat, rename, import a document, delete a passage, edit a core block, revert it, a
- * model's archival insert — run through the functions the app's state classes call, on the real
+ * a user does — send, edit and resend, regenerate, switch a reply's version (U331), delete a
+ * message (and Undo), delete a chat (and Undo), new chat, rename, import a document, delete a
+ * passage, edit a core block, revert it, a model's archival insert — run through the functions the app's state classes call, on the real
  * stack (Dexie over fake-indexeddb, real search with the fixture embedder, the turn loop with the
  * scripted engine). Each sequence ends with "Export everything" → import into a fresh, empty
  * profile → every table equal (ids, order, text, versions, vectors), nothing left out.
@@ -19,6 +19,7 @@ import {
   restoreConversation,
 } from '../../../src/core/agent/delete-conversation';
 import { deleteMessages, restoreMessages } from '../../../src/core/agent/delete-messages';
+import { shelveReply, switchReplyVersion } from '../../../src/core/agent/reply-versions';
 import { runTurn } from '../../../src/core/agent/run-turn';
 import type { DocumentSource } from '../../../src/core/documents/document-source';
 import { ingestDocument } from '../../../src/core/documents/ingest';
@@ -82,6 +83,7 @@ const ACTIONS = [
   'remember',
   'edit-and-resend',
   'regenerate',
+  'switch-version',
   'delete-message',
   'undo-delete',
   'delete-chat',
@@ -103,6 +105,8 @@ interface Outcome {
   lost: number;
   /** Rows per table the source held at the end (what the sequence exercised). */
   rows: Record<string, number>;
+  /** Reply versions held on the source's messages at the end (U331). */
+  held: number;
 }
 
 let dbs = 0;
@@ -178,9 +182,18 @@ async function runSequence(seed: number, forced?: readonly Action[]): Promise<Ou
           const latest = latestTurn(messages, turns);
           if (!latest?.regenerateId) break;
           undoMessages = null;
-          await replace(latest.trigger.seq + 1, () =>
-            runTurn(deps, agentId, { type: 'retry', turnId: latest.turnId }),
-          );
+          // As MessageEdits.regenerate: the shown reply is kept as a version (U331).
+          await shelveReply(deps, agentId, latest.trigger.id);
+          await runTurn(deps, agentId, { type: 'retry', turnId: latest.turnId });
+          break;
+        }
+        case 'switch-version': {
+          const { messages, turns } = await shown();
+          const latest = latestTurn(messages, turns);
+          if (!latest?.versions) break;
+          undoMessages = null;
+          const to = 1 + Math.floor(random() * latest.versions.count);
+          await switchReplyVersion(deps, agentId, latest.trigger.id, to);
           break;
         }
         case 'delete-message': {
@@ -278,12 +291,14 @@ async function runSequence(seed: number, forced?: readonly Action[]): Promise<Ou
 
   const rows: Record<string, number> = {};
   let lost = 0;
+  let held = 0;
   try {
     const text = await exportBackup(store);
     const summary = await importBackupFile(target, new Blob([text]), {}, 0);
     if ((summary.leftOut ?? 0) > 0) problems.push(`${summary.leftOut} records left out`);
     const before = await readBackupTables(store);
     const after = await readBackupTables(target);
+    for (const m of before.messages) held += m.otherVersions?.length ?? 0;
     for (const name of Object.keys(before) as Array<keyof typeof before>) {
       const a = (before[name] ?? []) as unknown[];
       rows[name] = a.length;
@@ -307,7 +322,7 @@ async function runSequence(seed: number, forced?: readonly Action[]): Promise<Ou
     stack.store.close();
     target.close();
   }
-  return { actions, problems, lost, rows };
+  return { actions, problems, lost, rows, held };
 }
 
 const failed: string[] = [];
@@ -392,6 +407,24 @@ describe('X200 backup round trip after any sequence of user actions', () => {
       ],
     ],
   ];
+  it('X200 U331 S43: reply versions, switched, deleted with their chat and brought back, restore whole', async () => {
+    const outcome = await runSequence(7, [
+      'send',
+      'regenerate',
+      'regenerate',
+      'switch-version',
+      'send',
+      'regenerate',
+      'delete-message',
+      'undo-delete',
+      'delete-chat',
+      'undo-delete-chat',
+      'switch-version',
+    ]);
+    expect(outcome.problems).toEqual([]);
+    expect(outcome.held).toBeGreaterThanOrEqual(2);
+  }, 60_000);
+
   for (const [name, seed, actions] of regressions) {
     it(`X200 S40 S41: regression, ${name}: the backup restores whole`, async () => {
       const outcome = await runSequence(seed, actions);

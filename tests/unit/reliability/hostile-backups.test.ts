@@ -45,6 +45,15 @@ const otherAgentsMessage = (f: BackupFile & Json): string => {
   return 'b-m1';
 };
 
+/** A reply version held on the first message (U331): the second message, moved and changed. */
+const heldVersion = (f: BackupFile & Json, change: Json): Json[] => [
+  {
+    messages: [{ ...row(f.tables.messages, 1), id: 'held-1', seq: 40, ...change }],
+    turns: [],
+    steps: [],
+  },
+];
+
 const KINDS: Kind[] = [
   ['empty file', () => ''],
   ['truncated in half', (g) => g.slice(0, Math.floor(g.length / 2))],
@@ -140,6 +149,23 @@ const KINDS: Kind[] = [
     (g) => edit(g, (f) => void (row(f.tables.agents).sampling = { temperature: 0.7, topP: 5 })),
   ],
   ['block over its charLimit', (g) => edit(g, (f) => void (row(f.tables.blocks).charLimit = 2))],
+  [
+    'S43: a held reply version of another agent',
+    (g) =>
+      edit(
+        g,
+        (f) => void (row(f.tables.messages).otherVersions = heldVersion(f, { agentId: 'b' })),
+      ),
+  ],
+  [
+    'S43: a held reply version before the message it answers',
+    (g) => edit(g, (f) => void (row(f.tables.messages).otherVersions = heldVersion(f, { seq: 1 }))),
+  ],
+  [
+    'S43: a held reply version that repeats a message of the file',
+    (g) =>
+      edit(g, (f) => void (row(f.tables.messages).otherVersions = heldVersion(f, { id: 'a-m2' }))),
+  ],
   [
     'NaN in an embedding',
     (g) => edit(g, (f) => void (row(f.tables.passages).embedding = 'AADAfwAAAAAAAIA/')),

@@ -28,6 +28,7 @@ import type {
   DeletedMessageRows,
   MemoryStore,
   MessageQuery,
+  MessageSwap,
   PassageQuery,
   TierName,
   TierStats,
@@ -41,6 +42,7 @@ import {
   lastSeqIn,
   restoreConversationRows,
   restoreMessageRows,
+  setOtherVersions,
   toRow,
   touchConversations,
 } from './message-rows';
@@ -230,6 +232,21 @@ export class DexieMemoryStore implements MemoryStore, VectorStore {
     await this.write('restore messages', [db.messages, db.turns, db.steps], async () => {
       await restoreMessageRows(db, deleted.messages);
       await restoreDependentRows(db, deleted);
+    });
+  }
+
+  async swapMessages(swap: MessageSwap): Promise<DeletedMessageRows> {
+    const db = this.db;
+    const tables = [db.messages, db.settings, db.turns, db.steps, db.vectors];
+    return this.write('switch reply versions', tables, async () => {
+      const messages = await deleteMessageRows(db, swap.remove);
+      const removed = { messages, ...(await deleteDependentRows(db, messages)) };
+      await restoreMessageRows(db, swap.restore.messages);
+      await restoreDependentRows(db, swap.restore);
+      const { id, otherVersions, holdRemoved } = swap.holder;
+      const held = holdRemoved && messages.length > 0 ? [removed] : [];
+      await setOtherVersions(db, id, [...otherVersions, ...held]);
+      return removed;
     });
   }
 

@@ -5,7 +5,14 @@
  */
 import { Dexie } from 'dexie';
 import { AppError } from '../../../core/errors';
-import type { AgentId, ConversationId, Message, MessageId, Summary } from '../../../core/model';
+import type {
+  AgentId,
+  ConversationId,
+  Message,
+  MessageId,
+  ReplyVersion,
+  Summary,
+} from '../../../core/model';
 import { conversationOf } from '../../../core/model';
 import type { DeletedConversation } from '../../../core/ports/memory-store';
 import type { LociDb, MessageRow } from './loci-db';
@@ -138,4 +145,16 @@ export async function restoreMessageRows(db: LociDb, messages: Message[]): Promi
       );
   }
   await db.messages.bulkAdd(messages.map(toRow));
+}
+
+/** Sets (or, with none, clears) the versions a message holds of its reply (U331, S43). */
+export async function setOtherVersions(
+  db: LociDb,
+  id: MessageId,
+  otherVersions: ReplyVersion[],
+): Promise<void> {
+  const row = await db.messages.get(id);
+  if (!row) throw new AppError('not_found', `No message ${id} to hold the reply's versions.`);
+  const { otherVersions: _before, ...rest } = row;
+  await db.messages.put(otherVersions.length > 0 ? { ...rest, otherVersions } : rest);
 }
