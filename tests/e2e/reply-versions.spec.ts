@@ -98,6 +98,27 @@ test.describe('reply versions', () => {
     expect(externalRequests).toEqual([]);
   });
 
+  test('U331: Delete of a reply with versions deletes the shown one and shows the newest other; Undo puts it back', async ({
+    page,
+    externalRequests,
+  }) => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await threeVersions(page);
+    const answer = page.getByTestId('assistant-message');
+    const pager = answer.getByTestId('reply-versions');
+    await pager.getByRole('button', { name: 'Previous version' }).click();
+    await expect(answer).toHaveText([/the pelican painted/]);
+    await answer.getByRole('button', { name: 'Delete message from Juniper' }).click();
+    await expect(answer).toHaveText([/the narwhal napped/]);
+    await expect(pager).toContainText('2 / 2');
+    await expect.poll(() => recallSearch(page, 'pelican')).not.toContain('pelican');
+    await page.getByTestId('undo-delete').getByRole('button', { name: 'Undo' }).click();
+    await expect(answer).toHaveText([/the pelican painted/]);
+    await expect(pager).toContainText('2 / 3');
+    await expect.poll(() => recallSearch(page, 'pelican')).toContain('the pelican painted');
+    expect(externalRequests).toEqual([]);
+  });
+
   for (const [width, height] of [
     [1280, 800],
     [390, 844],
