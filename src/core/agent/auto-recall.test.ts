@@ -41,8 +41,10 @@ async function seeded(autoRecall: boolean) {
 function rankedSearch(
   rankings: Record<string, string[]>,
   authors: Record<string, string> = {},
-): MemorySearch & { asked: string[] } {
+  texts: Record<string, string> = {},
+): MemorySearch & { asked: string[]; modes: string[] } {
   const asked: string[] = [];
+  const modes: string[] = [];
   const hit = (id: string): SearchHit => {
     const message: Message = {
       id,
@@ -50,7 +52,8 @@ function rankedSearch(
       seq: 1,
       role: 'user',
       ...(authors[id] ? { author: authors[id] } : {}),
-      text: `memory ${id}`,
+      // Only a stop word in common unless a test gives texts: no feedback query (A28).
+      text: texts[id] ?? `about ${id}`,
       at: 0,
       inContext: false,
       tokens: 0,
@@ -59,8 +62,10 @@ function rankedSearch(
   };
   return {
     asked,
+    modes,
     search: (q: SearchQuery) => {
       asked.push(q.text);
+      modes.push(q.mode);
       const hits = (rankings[q.text] ?? []).map(hit);
       return Promise.resolve({ hits, total: hits.length, page: 1, pageSize: q.pageSize });
     },
@@ -74,7 +79,7 @@ function rankedSearch(
 }
 
 describe('automatic recall', () => {
-  it('A11: the trigger’s own ranking leads; the search with the last reply adds to it (ADR 0093)', async () => {
+  it('A11: the trigger alone is the query; the last reply in the queue is not searched with it (ADR 0215)', async () => {
     const { agent } = createAgentRecord({ id: 'a', name: 'Loci', now: 0 });
     const lastReply: Message = {
       id: 'r',
@@ -93,22 +98,11 @@ describe('automatic recall', () => {
     const question = 'Where does my sister live?';
     const search = rankedSearch({
       [question]: ['family', 'lisbon'],
-      [`${question}\n${lastReply.text}`]: ['chili-1', 'chili-2', 'lisbon', 'chili-3'],
+      [`${question}\n${lastReply.text}`]: ['chili-1', 'lisbon'],
     });
     const memories = await autoRecall({ agent, search, query: question, queue: [lastReply] });
-    expect(search.asked).toEqual([question, `${question}\n${lastReply.text}`]);
-    // Found by both searches first, then the trigger's own hit, then the context's hits.
-    expect(memories.map((m) => m.id)).toEqual([
-      'lisbon',
-      'family',
-      'chili-1',
-      'chili-2',
-      'chili-3',
-    ]);
-    // Without a reply in the queue there is one search, the trigger alone.
-    const alone = rankedSearch({ [question]: ['family'] });
-    await autoRecall({ agent, search: alone, query: question, queue: [] });
-    expect(alone.asked).toEqual([question]);
+    expect(search.asked).toEqual([question]);
+    expect(memories.map((m) => m.id)).toEqual(['family', 'lisbon']);
   });
 
   it('A21: a memory by the one participant the trigger names moves up; naming both lifts no one (ADR 0095)', async () => {
@@ -159,7 +153,35 @@ describe('automatic recall', () => {
     expect(order).toHaveLength(40);
   });
 
-  it('A11: the trigger (plus the last reply) is the query; archival hits land in the memories section', async () => {
+  it('A28: words the best hits share widen a lexical query that finds the turn the trigger does not name (ADR 0215)', async () => {
+    const { agent } = createAgentRecord({ id: 'a', name: 'Loci', now: 0 });
+    const question = 'When did Melanie go camping?';
+    const texts = {
+      c1: 'Camping by the lake was lovely, the campfire too.',
+      c2: 'Our camping tent leaked, but the campfire kept us warm.',
+      c3: 'Camping gear is on sale.',
+      s1: 'We roasted marshmallows at the campfire last Sunday.',
+    };
+    // Feedback words are search terms (stemmed), as the index reads them.
+    const widened = `${question} campfir`;
+    const search = rankedSearch(
+      { [question]: ['c1', 'c2', 'c3'], [widened]: ['c1', 's1'] },
+      {},
+      texts,
+    );
+    const memories = await autoRecall({ agent, search, query: question, queue: [] });
+    // "campfire" is in two of the best hits; "lake", "tent" and "gear" in one each.
+    expect(search.asked).toEqual([question, widened]);
+    expect(search.modes).toEqual(['hybrid', 'lexical']);
+    // The trigger's own hits keep the lead; the turn only the feedback found follows them.
+    expect(memories.map((m) => m.id)).toEqual(['c1', 'c2', 'c3', 's1']);
+    // Best hits that share nothing new ask no second query.
+    const apart = rankedSearch({ [question]: ['c1', 'c3'] }, {}, texts);
+    await autoRecall({ agent, search: apart, query: question, queue: [] });
+    expect(apart.asked).toEqual([question]);
+  });
+
+  it('A11: the trigger is the query; archival hits land in the memories section', async () => {
     const fx = await seeded(true);
     await runTurn(fx.deps, fx.agent.id, { type: 'user_message', text: 'Hello' });
     const events: TurnEvent[] = [];
@@ -172,7 +194,7 @@ describe('automatic recall', () => {
     expect(outcome.replies).toEqual(['Miso!']);
     const query = fx.search.queries.at(-1);
     expect(query).toMatchObject({ kinds: ['message', 'passage'], mode: 'hybrid', page: 1 });
-    expect(query?.text).toBe('What is my cat called?\nWho?');
+    expect(query?.text).toBe('What is my cat called?');
     const planned = events.find((e) => e.type === 'context.planned');
     expect(planned?.type === 'context.planned' && planned.plan.memories.map((m) => m.id)).toEqual([
       'p-cat',

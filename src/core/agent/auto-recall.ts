@@ -1,8 +1,8 @@
 /**
  * Automatic recall (A11, A12): before a turn, a hybrid search over recall and archival with
- * the trigger text, and one with the trigger plus a little recent context, fused with the
- * trigger's own ranking first (ADR 0093), leaving out what the prompt already holds, lines with
- * no content of their own and repeats (A19, A20, ADR 0094).
+ * the trigger text, widened by a lexical search with the words its best hits share (A28, ADR
+ * 0215), leaving out what the prompt already holds, lines with no content of their own and
+ * repeats (A19, A20, ADR 0094).
  * The hits become rendered memory lines; the strategy fits them into `recallBudget`. This is
  * what makes memory work when a small model never calls a search tool.
  */
@@ -16,20 +16,18 @@ import {
   renderRecallMemory,
 } from '../prompts/render-context';
 import type { Chars } from '../units';
+import { feedbackTerms } from './recall-feedback';
 import { createRecallFilter, isLowContent, queryCoverage, trimToQuery } from './recall-lines';
 
 /** Hits fetched per turn; more than fit, so the budget (not the page) decides. */
 export const RECALL_CANDIDATES = 100;
 /** Longest memory line. */
 export const RECALL_LINE_CHARS: Chars = 600;
-/** Recent context added to the query. */
-export const RECALL_CONTEXT_CHARS: Chars = 200;
 /**
- * Weight of the search with the recent context beside the trigger's own search (weight 1) in
- * their reciprocal-rank fusion: the context helps a reply such as "Yes, last Sunday!" but must
- * not bury what a self-contained question asks for (ADR 0093).
+ * Weight of the feedback query's list (A28, ADR 0215): the trigger and the words its best hits
+ * share. Below the trigger's own search, so it adds turns rather than reorders the best ones.
  */
-export const RECALL_CONTEXT_WEIGHT = 0.5;
+export const RECALL_FEEDBACK_WEIGHT = 0.6;
 /**
  * How much each query term a memory holds (in its text or its speaker's name) lifts it: its
  * fused reciprocal-rank score is multiplied by 1 + weight × terms covered (A19, ADR 0094).
@@ -84,30 +82,18 @@ export interface AutoRecallInput {
   conversationOf?: (message: Message) => string;
 }
 
-function clip(text: string, chars: Chars): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length <= chars ? flat : `${flat.slice(0, chars - 1)}…`;
-}
-
-/** The query: the trigger, then the latest assistant reply in the queue (A11). */
-export function recallQuery(query: string, queue: readonly Message[]): string {
-  const reply = [...queue]
-    .reverse()
-    .find((m) => m.role === 'assistant' && m.toolCall?.name === 'send_message');
-  return reply ? `${query}\n${clip(reply.text, RECALL_CONTEXT_CHARS)}` : query;
-}
-
-/** Reciprocal-rank fusion of the trigger's hits (weight 1) and the hits with context. */
-function fuseHits(own: readonly SearchHit[], context: readonly SearchHit[]): SearchHit[] {
+/**
+ * Reciprocal-rank fusion of weighted hit lists: the trigger's own (weight 1) and the feedback
+ * query's ({@link RECALL_FEEDBACK_WEIGHT}).
+ */
+function fuseHits(lists: readonly { hits: readonly SearchHit[]; weight: number }[]): SearchHit[] {
   const score = new Map<string, number>();
   const hitOf = new Map<string, SearchHit>();
-  const add = (list: readonly SearchHit[], weight: number) =>
-    list.forEach((hit, i) => {
+  for (const { hits, weight } of lists)
+    hits.forEach((hit, i) => {
       score.set(hit.id, (score.get(hit.id) ?? 0) + weight / (RRF_K + i + 1));
       if (!hitOf.has(hit.id)) hitOf.set(hit.id, hit);
     });
-  add(own, 1);
-  add(context, RECALL_CONTEXT_WEIGHT);
   return [...hitOf.values()].sort((a, b) => (score.get(b.id) ?? 0) - (score.get(a.id) ?? 0));
 }
 
@@ -124,19 +110,24 @@ export async function autoRecall(input: AutoRecallInput): Promise<ContextMemory[
     pageSize: RECALL_CANDIDATES,
     exclude: input.queue.map((m) => m.id),
   });
-  const withContext = recallQuery(input.query, input.queue);
-  const queries =
-    withContext === input.query ? [ask(input.query)] : [ask(input.query), ask(withContext)];
-  // One vector pass for both queries where the search offers it (C23, ADR 0168); otherwise both
-  // at once, so in the app one query's embedding and scan overlap the other's lexical work.
+  // The trigger alone: the last reply is in the prompt already, and searching with it too made
+  // recall worse on conversations nobody tuned on (ADR 0215, which retires ADR 0093's query).
   const search = input.search;
-  const [own, context = null] =
-    queries.length > 1 && search.searchMany
-      ? await search.searchMany(queries)
-      : await Promise.all(queries.map((q) => search.search(q)));
-  if (!own) return [];
-  const fused =
-    context === null ? own.hits : fuseHits(own.hits, context.hits).slice(0, RECALL_CANDIDATES);
+  const own = await search.search(ask(input.query));
+  // Words the best hits share widen a lexical query (A28): lexical only, so it costs no embedding.
+  const widen = feedbackTerms(
+    input.query,
+    own.hits.map((h) => ({ text: h.message?.text ?? h.text, author: h.message?.author })),
+  );
+  const feedback =
+    widen.length === 0
+      ? null
+      : await search.search({ ...ask(`${input.query} ${widen.join(' ')}`), mode: 'lexical' });
+  const lists = [
+    { hits: own.hits, weight: 1 },
+    ...(feedback ? [{ hits: feedback.hits, weight: RECALL_FEEDBACK_WEIGHT }] : []),
+  ];
+  const fused = lists.length === 1 ? own.hits : fuseHits(lists).slice(0, RECALL_CANDIDATES);
   // A memory that holds more of what was asked moves up a little (ADR 0094).
   const askedAbout = namedAuthors(input.query, [...input.queue, ...fused.map((h) => h.message)]);
   const covers = queryCoverage(input.query);

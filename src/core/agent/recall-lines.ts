@@ -22,7 +22,7 @@ const ACKNOWLEDGEMENT_WORDS = new Set(
 );
 
 /** The terms of `text` that say something (stop words and acknowledgements out). */
-function contentTerms(text: string): string[] {
+export function contentTerms(text: string): string[] {
   return tokenize(text.replace(/’/g, "'")).filter(
     (t) => !STOP_WORDS.has(t) && !ACKNOWLEDGEMENT_WORDS.has(t),
   );
