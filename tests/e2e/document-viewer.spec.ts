@@ -157,6 +157,15 @@ test.describe('document viewer', () => {
     ).toBe(false);
     await shoot(page, 'document-viewer-formatted-390x844');
     expect(await seriousViolations(page)).toEqual([]);
+    // The same view in dark, both sizes: the cited block's colours keep their contrast (issue 37).
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await shoot(page, 'document-viewer-formatted-390x844-dark');
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await cited.scrollIntoViewIfNeeded();
+    await shoot(page, 'document-viewer-formatted-1280x800-dark');
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.emulateMedia({ colorScheme: 'light' });
 
     // Source: the exact text, with exactly the passage's characters marked.
     await page.setViewportSize({ width: 1280, height: 800 });
