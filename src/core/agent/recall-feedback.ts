@@ -30,8 +30,10 @@ export interface FeedbackHit {
  */
 export function feedbackTerms(query: string, hits: readonly FeedbackHit[]): string[] {
   const asked = new Set(contentTerms(query));
+  // A chat has few authors: each distinct name is tokenized once, not once per hit.
   const names = new Set<string>();
-  for (const hit of hits) for (const t of contentTerms(hit.author ?? '')) names.add(t);
+  for (const author of new Set(hits.map((h) => h.author ?? '')))
+    for (const t of contentTerms(author)) names.add(t);
   const shared = new Map<string, number>();
   for (const hit of hits.slice(0, RECALL_FEEDBACK_HITS)) {
     for (const term of new Set(contentTerms(hit.text))) {

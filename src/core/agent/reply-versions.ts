@@ -64,6 +64,24 @@ async function readVersion(
 }
 
 /**
+ * One swap (S43) and the search update that follows it: the rows the swap took out leave the
+ * index, the version it brought back (if any) joins it. Resolves with what the swap removed.
+ */
+async function swapAndIndex(
+  deps: ReplyVersionsDeps,
+  agentId: AgentId,
+  swap: Parameters<MemoryStore['swapMessages']>[0],
+): Promise<ReplyVersion> {
+  const removed = await deps.store.swapMessages(swap);
+  await deps.search.removeMessages(
+    agentId,
+    removed.messages.map((m) => m.id),
+  );
+  if (swap.restore.messages.length > 0) await deps.search.indexMessages(swap.restore.messages);
+  return removed;
+}
+
+/**
  * Refuses a held version that would not fit where it goes back (a hand-edited backup): every row
  * must be this agent's, in the trigger's conversation, after the trigger.
  */
@@ -96,16 +114,11 @@ export async function shelveReply(
 ): Promise<ReplyVersion | null> {
   const { trigger, rows } = await readVersion(deps, agentId, triggerId);
   if (rows.length === 0) return null;
-  const removed = await deps.store.swapMessages({
+  return swapAndIndex(deps, agentId, {
     remove: rows.map((m) => m.id),
     restore: { messages: [], turns: [], steps: [] },
     holder: { id: trigger.id, otherVersions: trigger.otherVersions ?? [], holdRemoved: true },
   });
-  await deps.search.removeMessages(
-    agentId,
-    removed.messages.map((m) => m.id),
-  );
-  return removed;
 }
 
 /** Puts a version {@link shelveReply} held back in the chat (the new turn never started). */
@@ -152,7 +165,7 @@ async function switchTo(
   const target = choose(others, rows);
   if (!target) return false;
   checkVersion(trigger, target);
-  const removed = await deps.store.swapMessages({
+  await swapAndIndex(deps, agentId, {
     remove: rows.map((m) => m.id),
     restore: target,
     holder: {
@@ -161,11 +174,6 @@ async function switchTo(
       holdRemoved: true,
     },
   });
-  await deps.search.removeMessages(
-    agentId,
-    removed.messages.map((m) => m.id),
-  );
-  await deps.search.indexMessages(target.messages);
   return true;
 }
 
@@ -193,16 +201,11 @@ export async function deleteReplyVersion(
   );
   if (!next) throw new AppError('not_found', 'This reply has no other version.', { triggerId });
   checkVersion(trigger, next);
-  const removed = await deps.store.swapMessages({
+  const removed = await swapAndIndex(deps, agentId, {
     remove: rows.map((m) => m.id),
     restore: next,
     holder: { id: trigger.id, otherVersions: others.filter((v) => v !== next) },
   });
-  await deps.search.removeMessages(
-    agentId,
-    removed.messages.map((m) => m.id),
-  );
-  await deps.search.indexMessages(next.messages);
   return { removed, undo: { triggerId, heldBefore: others } };
 }
 
@@ -215,14 +218,9 @@ export async function restoreReplyVersion(
 ): Promise<void> {
   const { trigger, rows } = await readVersion(deps, agentId, undo.triggerId);
   checkVersion(trigger, removed);
-  await deps.store.swapMessages({
+  await swapAndIndex(deps, agentId, {
     remove: rows.map((m) => m.id),
     restore: removed,
     holder: { id: trigger.id, otherVersions: undo.heldBefore },
   });
-  await deps.search.removeMessages(
-    agentId,
-    rows.map((m) => m.id),
-  );
-  await deps.search.indexMessages(removed.messages);
 }
